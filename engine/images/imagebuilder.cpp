@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "imagebuilder.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLoggingCategory>
+#include <QProcess>
+#include <QStandardPaths>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcImages, "sandbox.images", QtWarningMsg)
+
+namespace sandbox {
+
+QString ImageBuilder::scratchDir()
+{
+    QString base = qEnvironmentVariable("SANDBOX_STUDIO_CACHE");
+    if (base.isEmpty())
+        base = QStringLiteral("/var/cache/sandbox-studio");
+    return base + QStringLiteral("/rootfs");
+}
+
+Result<void> packDirectory(const QString &dir, const QString &tarFile, const CancelToken &cancel)
+{
+    archive *disk = archive_read_disk_new();
+    archive *out = archive_write_new();
+    auto cleanup = qScopeGuard([&] {
+        archive_read_free(disk);
+        archive_write_free(out);
+    });
+    archive_read_disk_set_standard_lookup(disk);
+    archive_read_disk_set_behavior(disk, ARCHIVE_READDISK_NO_TRAVERSE_MOUNTS);
+    archive_write_set_format_pax_restricted(out);
+    if (archive_write_open_filename(out, QFile::encodeName(tarFile).constData()) != ARCHIVE_OK)
+        return fail(ErrorCode::IoError, QStringLiteral("cannot write %1").arg(tarFile),
+                    QString::fromUtf8(archive_error_string(out)));
+    const QByteArray root = QFile::encodeName(dir);
+    if (archive_read_disk_open(disk, root.constData()) != ARCHIVE_OK)
+        return fail(ErrorCode::IoError, QStringLiteral("cannot read %1").arg(dir),
+                    QString::fromUtf8(archive_error_string(disk)));
+    QByteArray buffer(1 << 16, Qt::Uninitialized);
+    for (;;) {
+        if (cancel.isCancelled())
+            return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled"));
+        archive_entry *entry = archive_entry_new();
+        const int r = archive_read_next_header2(disk, entry);
+        if (r == ARCHIVE_EOF) {
+            archive_entry_free(entry);
+            break;
+        }
+        if (r < ARCHIVE_WARN) {
+            const QString err = QString::fromUtf8(archive_error_string(disk));
+            archive_entry_free(entry);
+            return fail(ErrorCode::IoError, QStringLiteral("reading %1 failed").arg(dir), err);
+        }
+        archive_read_disk_descend(disk);
+        const QByteArray full = archive_entry_pathname(entry);
+        QByteArray rel = "." + full.mid(root.size());
+        if (rel == ".")
+            rel = "./";
+        archive_entry_set_pathname(entry, rel.constData());
+        if (archive_write_header(out, entry) < ARCHIVE_WARN) {
+            const QString err = QString::fromUtf8(archive_error_string(out));
+            archive_entry_free(entry);
+            return fail(ErrorCode::IoError, QStringLiteral("writing the image tar failed"), err);
+        }
+        if (archive_entry_filetype(entry) == AE_IFREG && archive_entry_size(entry) > 0) {
+            la_ssize_t n;
+            while ((n = archive_read_data(disk, buffer.data(), size_t(buffer.size()))) > 0)
+                archive_write_data(out, buffer.constData(), size_t(n));
+        }
+        archive_entry_free(entry);
+    }
+    if (archive_write_close(out) != ARCHIVE_OK)
+        return fail(ErrorCode::IoError, QStringLiteral("finishing the image tar failed"),
+                    QString::fromUtf8(archive_error_string(out)));
+    return {};
+}
+
+Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &progress,
+                                     const CancelToken &cancel, bool force)
+{
+    const QString ref = recipe.reference();
+    auto report = [&](int pct, const QString &msg) {
+        qCInfo(lcImages).noquote() << pct << msg;
+        if (progress)
+            progress(pct, msg);
+    };
+    if (!force) {
+        auto exists = m_runtime.imageExists(ref);
+        if (!exists)
+            return std::unexpected(exists.error());
+        if (*exists) {
+            report(100, QStringLiteral("%1 is up to date").arg(ref));
+            return ref;
+        }
+    }
+    if (::geteuid() != 0)
+        return fail(ErrorCode::IoError,
+                    QStringLiteral("Building the %1 image needs root (debootstrap). Run "
+                                   "`sudo sandbox-studio images build %1`.")
+                        .arg(recipe.name));
+    const QString debootstrap = QStandardPaths::findExecutable(QStringLiteral("debootstrap"));
+    if (debootstrap.isEmpty())
+        return fail(ErrorCode::IoError,
+                    QStringLiteral("debootstrap is not installed: `apt-get install debootstrap`"));
+
+    const QString scratch = scratchDir() + u'/' + recipe.name + u'-' + recipe.tag();
+    QDir(scratch).removeRecursively();
+    QDir().mkpath(scratchDir());
+    auto cleanup = qScopeGuard([&] {
+        QDir(scratch).removeRecursively();
+        QFile::remove(scratch + QStringLiteral(".tar"));
+    });
+
+    QString mirror = qEnvironmentVariable("DEBIAN_MIRROR");
+    if (mirror.isEmpty())
+        mirror = QStringLiteral("http://deb.debian.org/debian");
+    report(1, QStringLiteral("debootstrap %1 with %2 packages").arg(recipe.suite).arg(recipe.packages.size()));
+
+    QProcess proc;
+    proc.setProcessChannelMode(QProcess::MergedChannels);
+    proc.start(debootstrap, {QStringLiteral("--variant=minbase"),
+                             QStringLiteral("--include=") + recipe.packages.join(u','),
+                             recipe.suite, scratch, mirror});
+    if (!proc.waitForStarted(10000))
+        return fail(ErrorCode::IoError, QStringLiteral("debootstrap did not start"),
+                    proc.errorString());
+    // debootstrap's steps: resolve, retrieve N, validate, extract, unpack, configure.
+    int retrieved = 0, configured = 0, unpacked = 0;
+    QByteArray tail;
+    QByteArray pending;
+    while (proc.state() != QProcess::NotRunning) {
+        if (cancel.isCancelled()) {
+            proc.kill();
+            proc.waitForFinished(5000);
+            return fail(ErrorCode::Cancelled, QStringLiteral("Image build cancelled"));
+        }
+        proc.waitForReadyRead(200);
+        pending += proc.readAll();
+        qsizetype nl;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+            const QByteArray line = pending.left(nl).trimmed();
+            pending.remove(0, nl + 1);
+            tail = QByteArray(tail + line + '\n').right(4000);
+            const QString text = QString::fromUtf8(line.mid(3));
+            int pct = -1;
+            if (line.startsWith("I: Retrieving"))
+                pct = 5 + qMin(30, ++retrieved / 8);
+            else if (line.startsWith("I: Extracting"))
+                pct = 40;
+            else if (line.startsWith("I: Unpacking"))
+                pct = 45 + qMin(15, ++unpacked / 12);
+            else if (line.startsWith("I: Configuring"))
+                pct = 60 + qMin(25, ++configured / 8);
+            if (pct >= 0)
+                report(pct, text);
+        }
+    }
+    if (proc.exitStatus() != QProcess::NormalExit || proc.exitCode() != 0)
+        return fail(ErrorCode::IoError,
+                    QStringLiteral("debootstrap failed for the %1 image").arg(recipe.name),
+                    QString::fromUtf8(tail.right(1500)));
+
+    // Smaller images: no package archives or lists; the work directory exists.
+    for (const auto &sub : {QStringLiteral("/var/cache/apt/archives"),
+                            QStringLiteral("/var/lib/apt/lists")}) {
+        QDir d(scratch + sub);
+        for (const QString &f : d.entryList(QDir::Files))
+            d.remove(f);
+    }
+    QDir().mkpath(scratch + QStringLiteral("/sandbox"));
+    QFile marker(scratch + QStringLiteral("/etc/sandbox-studio-image"));
+    if (marker.open(QIODevice::WriteOnly))
+        marker.write(ref.toUtf8() + '\n');
+    marker.close();
+
+    report(86, QStringLiteral("Packing the root filesystem"));
+    const QString tarFile = scratch + QStringLiteral(".tar");
+    if (auto packed = packDirectory(scratch, tarFile, cancel); !packed)
+        return std::unexpected(packed.error());
+    QDir(scratch).removeRecursively();
+
+    QFile tar(tarFile);
+    if (!tar.open(QIODevice::ReadOnly))
+        return fail(ErrorCode::IoError, QStringLiteral("cannot read %1").arg(tarFile));
+    const qint64 total = tar.size();
+    int lastPct = -1;
+    auto imported = m_runtime.importImage(
+        recipe.repository(), recipe.tag(), recipe.changes,
+        [&](char *buf, size_t size) -> size_t {
+            const qint64 n = tar.read(buf, qint64(size));
+            return n > 0 ? size_t(n) : 0;
+        },
+        [&](qint64 sent) {
+            const int pct = 88 + int(total > 0 ? 11 * sent / total : 0);
+            if (pct != lastPct) {
+                lastPct = pct;
+                report(pct, QStringLiteral("Importing %1 MB of %2 MB")
+                                .arg(sent >> 20)
+                                .arg(total >> 20));
+            }
+        },
+        cancel);
+    if (!imported)
+        return std::unexpected(imported.error());
+    report(100, QStringLiteral("Built %1").arg(ref));
+    return ref;
+}
+
+} // namespace sandbox

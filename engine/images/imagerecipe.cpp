@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "imagerecipe.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+namespace sandbox {
+
+namespace {
+// Bump when the way images are built changes (post-processing, helpers baked in).
+constexpr auto BuilderVersion = "builder-1";
+} // namespace
+
+QString ImageRecipe::tag() const
+{
+    const QByteArray hash = QCryptographicHash::hash(canonical, QCryptographicHash::Sha256).toHex();
+    return u'r' + QString::fromLatin1(hash.left(12));
+}
+
+QString ImageRecipe::repository() const
+{
+    return QStringLiteral("sandbox-studio/") + name;
+}
+
+Result<ImageRecipe> ImageCatalog::parse(const QByteArray &data)
+{
+    const auto j = nlohmann::json::parse(data.constBegin(), data.constEnd(), nullptr, false);
+    if (!j.is_object())
+        return fail(ErrorCode::InvalidArgument, QStringLiteral("image recipe is not a JSON object"));
+    ImageRecipe r;
+    auto str = [&](const char *k) {
+        return j.contains(k) && j[k].is_string() ? QString::fromStdString(j[k].get<std::string>())
+                                                 : QString();
+    };
+    auto list = [&](const char *k) {
+        QStringList out;
+        if (j.contains(k) && j[k].is_array())
+            for (const auto &v : j[k])
+                if (v.is_string())
+                    out << QString::fromStdString(v.get<std::string>());
+        return out;
+    };
+    r.name = str("name");
+    r.description = str("description");
+    r.suite = str("suite");
+    r.packages = list("packages");
+    r.changes = list("changes");
+    if (r.name.isEmpty() || r.suite.isEmpty() || r.packages.isEmpty())
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("image recipe needs name, suite and packages"));
+    r.canonical = data + BuilderVersion;
+    return r;
+}
+
+const ImageCatalog &ImageCatalog::instance()
+{
+    static const ImageCatalog catalog;
+    return catalog;
+}
+
+ImageCatalog::ImageCatalog()
+{
+    const QDir dir(QStringLiteral(":/images"));
+    for (const QString &file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        QFile f(dir.filePath(file));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        if (auto r = parse(f.readAll()))
+            m_recipes.append(*r);
+    }
+}
+
+const ImageRecipe *ImageCatalog::find(const QString &name) const
+{
+    for (const auto &r : m_recipes)
+        if (r.name == name)
+            return &r;
+    return nullptr;
+}
+
+} // namespace sandbox

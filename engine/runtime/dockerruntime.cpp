@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dockerruntime.h"
+
+#include "runtime/dockerstream.h"
+
+#include <QUrl>
+#include <QThread>
+#include <QUrlQuery>
+
+#include <nlohmann/json.hpp>
+
+Q_LOGGING_CATEGORY(lcDocker, "sandbox.runtime.docker", QtInfoMsg)
+
+using json = nlohmann::json;
+
+namespace sandbox {
+
+namespace {
+
+std::string s(const QString &q) { return q.toStdString(); }
+
+QString enc(const QString &v) { return QString::fromUtf8(QUrl::toPercentEncoding(v)); }
+
+json parse(const QByteArray &body)
+{
+    return json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+}
+
+QString jsonString(const json &j, const char *key)
+{
+    if (j.is_object() && j.contains(key) && j[key].is_string())
+        return QString::fromStdString(j[key].get<std::string>());
+    return {};
+}
+
+} // namespace
+
+DockerRuntime::DockerRuntime(Endpoint endpoint, QString backendName)
+    : m_http(std::move(endpoint)), m_backend(std::move(backendName))
+{
+}
+
+QString DockerRuntime::api(const QString &path)
+{
+    return QLatin1String("/") + QLatin1String(ApiVersion) + path;
+}
+
+Error DockerRuntime::engineError(const HttpResponse &resp, const QString &what)
+{
+    QString msg = jsonString(parse(resp.body), "message");
+    if (msg.isEmpty())
+        msg = QString::fromUtf8(resp.body.left(500)).trimmed();
+    const QString detail = QStringLiteral("%1 -> %2: %3").arg(what).arg(resp.status).arg(msg);
+    if (resp.status == 404)
+        return Error{ErrorCode::NotFound, msg, detail};
+    return Error{ErrorCode::EngineError, QStringLiteral("The container engine refused: ") + msg,
+                 detail};
+}
+
+Result<RuntimeInfo> DockerRuntime::ping()
+{
+    auto pong = m_http.request("GET", QStringLiteral("/_ping"), {}, {}, 5000);
+    if (!pong)
+        return std::unexpected(pong.error());
+    if (!pong->ok())
+        return std::unexpected(engineError(*pong, QStringLiteral("GET /_ping")));
+    const bool podman = !pong->header("libpod-api-version").isEmpty();
+    m_isPodman = podman;
+    auto ver = m_http.request("GET", api(QStringLiteral("/version")), {}, {}, 5000);
+    if (!ver)
+        return std::unexpected(ver.error());
+    if (!ver->ok())
+        return std::unexpected(engineError(*ver, QStringLiteral("GET /version")));
+    const json j = parse(ver->body);
+    RuntimeInfo info;
+    info.isPodman = podman;
+    info.name = podman ? QStringLiteral("Podman") : QStringLiteral("Docker Engine");
+    info.version = jsonString(j, "Version");
+    info.apiVersion = jsonString(j, "ApiVersion");
+    info.os = jsonString(j, "Os");
+    return info;
+}
+
+Result<bool> DockerRuntime::imageExists(const QString &ref)
+{
+    const QString path = api(QStringLiteral("/images/%1/json").arg(enc(ref)));
+    auto resp = m_http.request("GET", path, {}, {}, 30000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (resp->status == 404)
+        return false;
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
+    return true;
+}
+
+QByteArray DockerRuntime::createBody(const SandboxSpec &spec) const
+{
+    json body;
+    body["Image"] = s(spec.image);
+    json cmd = json::array();
+    for (const auto &a : spec.command)
+        cmd.push_back(s(a));
+    body["Cmd"] = cmd;
+    json env = json::array();
+    for (const auto &e : spec.env)
+        env.push_back(s(e));
+    body["Env"] = env;
+    body["User"] = s(spec.user);
+    body["WorkingDir"] = s(spec.workDir);
+    body["AttachStdin"] = spec.openStdin;
+    body["OpenStdin"] = spec.openStdin;
+    body["StdinOnce"] = spec.openStdin;
+    body["AttachStdout"] = spec.openStdin;
+    body["AttachStderr"] = spec.openStdin;
+    body["Tty"] = false;
+    body["NetworkDisabled"] = spec.network == NetworkMode::None;
+    json labels = json::object();
+    for (auto it = spec.labels.cbegin(); it != spec.labels.cend(); ++it)
+        labels[s(it.key())] = s(it.value());
+    body["Labels"] = labels;
+
+    json host;
+    switch (spec.network) {
+    case NetworkMode::None: host["NetworkMode"] = "none"; break;
+    case NetworkMode::Host: host["NetworkMode"] = "host"; break;
+    case NetworkMode::Bridge: host["NetworkMode"] = "bridge"; break;
+    }
+    host["ReadonlyRootfs"] = spec.readOnlyRoot;
+    host["CapDrop"] = json::array({"ALL"});
+    host["SecurityOpt"] = json::array({"no-new-privileges"});
+    if (spec.memoryBytes > 0) {
+        host["Memory"] = spec.memoryBytes;
+        host["MemorySwap"] = spec.memoryBytes; // no swap beyond the limit
+    }
+    if (spec.nanoCpus > 0)
+        host["NanoCpus"] = spec.nanoCpus;
+    if (spec.pidsLimit > 0)
+        host["PidsLimit"] = spec.pidsLimit;
+    // tmpfs mounts are noexec,nosuid,nodev unless told otherwise. The work directory must
+    // allow exec (compiled programs, the agent). dockerd needs uid/gid for a non-root user
+    // to write there; podman 4.3 rejects uid=/gid= and honours mode=1777 (PLATFORM.md).
+    const QString uid = spec.user.section(u':', 0, 0);
+    const QString gid = spec.user.section(u':', 1, 1).isEmpty() ? uid
+                                                                : spec.user.section(u':', 1, 1);
+    QString owner = m_isPodman ? QStringLiteral("mode=1777")
+                               : QStringLiteral("uid=%1,gid=%2,mode=0700").arg(uid, gid);
+    json tmpfs;
+    tmpfs[s(spec.workDir)] =
+        s(QStringLiteral("rw,exec,nosuid,nodev,size=%1,%2").arg(spec.workDirBytes).arg(owner));
+    tmpfs["/tmp"] = s(QStringLiteral("rw,nosuid,nodev,size=%1,mode=1777").arg(spec.tmpBytes));
+    host["Tmpfs"] = tmpfs;
+    host["Init"] = true; // reaps zombies and forwards signals in PID 1
+    host["LogConfig"] = json{{"Type", "none"}, {"Config", json::object()}};
+    body["HostConfig"] = host;
+    return QByteArray::fromStdString(body.dump());
+}
+
+Result<QString> DockerRuntime::create(const SandboxSpec &spec)
+{
+    QString path = api(QStringLiteral("/containers/create"));
+    if (!spec.name.isEmpty())
+        path += QStringLiteral("?name=") + enc(spec.name);
+    auto resp = m_http.request("POST", path, createBody(spec), "application/json", 60000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (resp->status == 404) {
+        Error e = engineError(*resp, QStringLiteral("POST ") + path);
+        e.code = ErrorCode::ImageMissing;
+        e.message = QStringLiteral("The image %1 is not available on %2. Build it with "
+                                   "`sandbox-studio images build` or pick another image.")
+                        .arg(spec.image, endpointDisplay());
+        return std::unexpected(e);
+    }
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("POST ") + path));
+    const QString id = jsonString(parse(resp->body), "Id");
+    if (id.isEmpty())
+        return fail(ErrorCode::ProtocolError, QStringLiteral("create answered without an Id"),
+                    QString::fromUtf8(resp->body.left(300)));
+    return id;
+}
+
+Result<void> DockerRuntime::start(const QString &id)
+{
+    const QString path = api(QStringLiteral("/containers/%1/start").arg(id));
+    auto resp = m_http.request("POST", path, {}, {}, 60000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (!resp->ok() && resp->status != 304)
+        return std::unexpected(engineError(*resp, QStringLiteral("POST ") + path));
+    return {};
+}
+
+Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, const ExecIo &io,
+                                       const CancelToken &cancel, Deadline deadline)
+{
+    json body;
+    json cmd = json::array();
+    for (const auto &a : spec.argv)
+        cmd.push_back(s(a));
+    body["Cmd"] = cmd;
+    body["AttachStdin"] = spec.attachStdin;
+    body["AttachStdout"] = true;
+    body["AttachStderr"] = true;
+    body["Tty"] = false;
+    if (!spec.env.isEmpty()) {
+        json env = json::array();
+        for (const auto &e : spec.env)
+            env.push_back(s(e));
+        body["Env"] = env;
+    }
+    if (!spec.user.isEmpty())
+        body["User"] = s(spec.user);
+    if (!spec.workDir.isEmpty())
+        body["WorkingDir"] = s(spec.workDir);
+    const QString createPath = api(QStringLiteral("/containers/%1/exec").arg(id));
+    auto created = m_http.request("POST", createPath, QByteArray::fromStdString(body.dump()),
+                                  "application/json", 30000);
+    if (!created)
+        return std::unexpected(created.error());
+    if (!created->ok())
+        return std::unexpected(engineError(*created, QStringLiteral("POST ") + createPath));
+    const QString execId = jsonString(parse(created->body), "Id");
+    if (execId.isEmpty())
+        return fail(ErrorCode::ProtocolError, QStringLiteral("exec create answered without an Id"));
+
+    const QString startPath = api(QStringLiteral("/exec/%1/start").arg(execId));
+    auto stream = m_http.upgrade("POST", startPath, R"({"Detach":false,"Tty":false})");
+    if (!stream)
+        return std::unexpected(stream.error());
+
+    ExecResult result;
+    if (spec.attachStdin) {
+        if (!spec.stdinData.isEmpty())
+            if (auto w = (*stream)->write(spec.stdinData); !w)
+                return std::unexpected(w.error());
+        if (auto c = (*stream)->closeWrite(); !c)
+            return std::unexpected(c.error());
+    }
+
+    QByteArray systemError;
+    FrameDemuxer demux([&](FrameDemuxer::Stream which, QByteArrayView data) {
+        switch (which) {
+        case FrameDemuxer::Stream::Stdout: return io.onStdout ? io.onStdout(data) : true;
+        case FrameDemuxer::Stream::Stderr: return io.onStderr ? io.onStderr(data) : true;
+        case FrameDemuxer::Stream::SystemError: systemError += data; return true;
+        }
+        return true;
+    });
+    for (;;) {
+        if (cancel.isCancelled()) {
+            result.cancelled = true;
+            return result;
+        }
+        if (deadline.expired()) {
+            result.deadlineExceeded = true;
+            return result;
+        }
+        long long wait = deadline.remainingMs();
+        const int slice = int(wait < 0 ? 50 : qMin<long long>(wait, 50));
+        bool eof = false;
+        auto chunk = (*stream)->read(slice, &eof);
+        if (!chunk)
+            return std::unexpected(chunk.error());
+        if (!chunk->isEmpty() && !demux.feed(*chunk)) {
+            if (demux.malformed())
+                return fail(ErrorCode::ProtocolError,
+                            QStringLiteral("The engine sent a malformed exec stream"),
+                            QStringLiteral("frame header type > 3 on ") + startPath);
+            result.stoppedByReader = true;
+            return result;
+        }
+        if (eof)
+            break;
+    }
+    if (demux.truncated())
+        return fail(ErrorCode::ProtocolError,
+                    QStringLiteral("The exec stream ended in the middle of a frame"), startPath);
+    if (!systemError.isEmpty())
+        return fail(ErrorCode::EngineError, QString::fromUtf8(systemError), startPath);
+
+    const QString inspectPath = api(QStringLiteral("/exec/%1/json").arg(execId));
+    // The stream can close a moment before the engine records the exit code.
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        auto inspected = m_http.request("GET", inspectPath, {}, {}, 10000);
+        if (!inspected)
+            return std::unexpected(inspected.error());
+        if (!inspected->ok())
+            return std::unexpected(engineError(*inspected, QStringLiteral("GET ") + inspectPath));
+        const json j = parse(inspected->body);
+        const bool running = j.value("Running", false);
+        if (!running && j.contains("ExitCode") && j["ExitCode"].is_number_integer()) {
+            result.exitCode = j["ExitCode"].get<int>();
+            return result;
+        }
+        QThread::msleep(attempt < 10 ? 2 : 20);
+    }
+    return fail(ErrorCode::Timeout, QStringLiteral("The engine did not report the exit code"),
+                inspectPath);
+}
+
+Result<void> DockerRuntime::kill(const QString &id)
+{
+    const QString path = api(QStringLiteral("/containers/%1/kill?signal=SIGKILL").arg(id));
+    auto resp = m_http.request("POST", path, {}, {}, 30000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (resp->ok() || resp->status == 404 || resp->status == 409)
+        return {};
+    return std::unexpected(engineError(*resp, QStringLiteral("POST ") + path));
+}
+
+Result<void> DockerRuntime::remove(const QString &id)
+{
+    const QString path = api(QStringLiteral("/containers/%1?force=true&v=true").arg(id));
+    auto resp = m_http.request("DELETE", path, {}, {}, 60000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (resp->ok() || resp->status == 404)
+        return {};
+    // "removal already in progress" is success for our purposes.
+    if (resp->status == 409 && resp->body.contains("in progress"))
+        return {};
+    return std::unexpected(engineError(*resp, QStringLiteral("DELETE ") + path));
+}
+
+Result<QList<SandboxInfo>> DockerRuntime::list(const QString &labelKey, const QString &labelValue)
+{
+    json filters;
+    filters["label"] = json::array({s(labelKey + u'=' + labelValue)});
+    const QString path = api(QStringLiteral("/containers/json?all=true&filters=") +
+                             enc(QString::fromStdString(filters.dump())));
+    auto resp = m_http.request("GET", path, {}, {}, 30000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
+    QList<SandboxInfo> out;
+    const json j = parse(resp->body);
+    if (!j.is_array())
+        return fail(ErrorCode::ProtocolError, QStringLiteral("container list is not an array"));
+    for (const auto &c : j) {
+        SandboxInfo info;
+        info.id = jsonString(c, "Id");
+        if (c.contains("Names") && c["Names"].is_array() && !c["Names"].empty())
+            info.name = QString::fromStdString(c["Names"][0].get<std::string>()).mid(1);
+        info.state = jsonString(c, "State");
+        if (c.contains("Labels") && c["Labels"].is_object())
+            for (auto it = c["Labels"].begin(); it != c["Labels"].end(); ++it)
+                if (it.value().is_string())
+                    info.labels.insert(QString::fromStdString(it.key()),
+                                       QString::fromStdString(it.value().get<std::string>()));
+        out.append(info);
+    }
+    return out;
+}
+
+Result<QString> DockerRuntime::importImage(const QString &repo, const QString &tag,
+                                           const QStringList &changes,
+                                           std::function<size_t(char *, size_t)> read,
+                                           std::function<void(qint64)> progress,
+                                           const CancelToken &cancel)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("fromSrc"), QStringLiteral("-"));
+    q.addQueryItem(QStringLiteral("repo"), repo);
+    q.addQueryItem(QStringLiteral("tag"), tag);
+    for (const auto &c : changes)
+        q.addQueryItem(QStringLiteral("changes"), c);
+    const QString path = api(QStringLiteral("/images/create?") +
+                             q.toString(QUrl::FullyEncoded));
+    HttpClient::StreamOptions opts;
+    opts.contentType = "application/x-tar";
+    opts.upload = std::move(read);
+    opts.cancel = cancel;
+    if (progress)
+        opts.progress = [progress](qint64 up, qint64) { progress(up); };
+    auto resp = m_http.stream("POST", path, std::move(opts));
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("POST /images/create")));
+    // 200 even on failure: every JSON object must be checked for errorDetail/error.
+    QString imageId;
+    for (const QByteArray &line : resp->body.split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        const json j = parse(line);
+        if (j.is_discarded())
+            continue;
+        if (j.contains("error") || j.contains("errorDetail")) {
+            QString msg = jsonString(j, "error");
+            return fail(ErrorCode::EngineError, QStringLiteral("Image import failed: ") + msg,
+                        QString::fromUtf8(line));
+        }
+        const QString status = jsonString(j, "status");
+        if (status.startsWith(QLatin1String("sha256:")))
+            imageId = status;
+    }
+    return imageId.isEmpty() ? repo + u':' + tag : imageId;
+}
+
+} // namespace sandbox

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "runtime/runtime.h"
+#include "transport/httpclient.h"
+
+#include <QLoggingCategory>
+
+#include <atomic>
+
+Q_DECLARE_LOGGING_CATEGORY(lcDocker)
+
+namespace sandbox {
+
+/// Runtime over the Docker Engine API v1.41 (also spoken by Podman's compatible tree),
+/// reached over a unix socket or TCP with mutual TLS. Implements "Containers", "Exec" and
+/// "Images" sections of the Engine API; exec streams use hijacked connections.
+class DockerRuntime : public Runtime
+{
+public:
+    static constexpr auto ApiVersion = "v1.41";
+
+    explicit DockerRuntime(Endpoint endpoint, QString backendName = QStringLiteral("docker"));
+
+    QString backend() const override { return m_backend; }
+    QString endpointDisplay() const override { return m_http.endpoint().display(); }
+
+    Result<RuntimeInfo> ping() override;
+    Result<bool> imageExists(const QString &ref) override;
+    Result<QString> create(const SandboxSpec &spec) override;
+    Result<void> start(const QString &id) override;
+    Result<ExecResult> exec(const QString &id, const ExecSpec &spec, const ExecIo &io,
+                            const CancelToken &cancel, Deadline deadline) override;
+    Result<void> kill(const QString &id) override;
+    Result<void> remove(const QString &id) override;
+    Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) override;
+    Result<QString> importImage(const QString &repo, const QString &tag,
+                                const QStringList &changes,
+                                std::function<size_t(char *, size_t)> read,
+                                std::function<void(qint64)> progress,
+                                const CancelToken &cancel) override;
+
+    /// The HostConfig/Config JSON for a spec (exposed for tests and the pod-spec mapper).
+    QByteArray createBody(const SandboxSpec &spec) const;
+
+    const HttpClient &http() const { return m_http; }
+
+protected:
+    /// "/v1.41" + path.
+    static QString api(const QString &path);
+    /// Error for a non-2xx answer, with the engine's {"message"}.
+    static Error engineError(const HttpResponse &resp, const QString &what);
+
+    HttpClient m_http;
+    QString m_backend;
+    std::atomic<bool> m_isPodman{false};
+};
+
+} // namespace sandbox

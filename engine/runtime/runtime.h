@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "util/canceltoken.h"
+#include "util/error.h"
+
+#include <QByteArray>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace sandbox {
+
+/// Labels the engine puts on everything it creates (reaper and pool use them).
+namespace labels {
+inline constexpr auto Managed = "io.sandbox-studio.managed";   ///< "true"
+inline constexpr auto Owner = "io.sandbox-studio.owner";       ///< "<hostname>/<pid>"
+inline constexpr auto Session = "io.sandbox-studio.session";   ///< session id
+inline constexpr auto Kind = "io.sandbox-studio.kind";         ///< "oneshot" | "session" | "pool"
+inline constexpr auto Created = "io.sandbox-studio.created";   ///< ISO-8601 UTC
+} // namespace labels
+
+/// Network access of a sandbox. None is the default everywhere.
+enum class NetworkMode { None, Host, Bridge };
+
+/// Everything needed to create one hardened sandbox. Units: bytes, nano-CPUs, counts.
+struct SandboxSpec
+{
+    QString image;                 ///< image reference, e.g. "sandbox-studio/python:r1a2b3c"
+    QStringList command;           ///< PID 1 of the sandbox; keeps it alive between execs
+    QStringList env;               ///< "NAME=value"
+    QString user = QStringLiteral("65534:65534");
+    QString workDir = QStringLiteral("/sandbox");
+    qint64 memoryBytes = 0;        ///< 0 = engine default (unlimited)
+    qint64 nanoCpus = 0;           ///< 1e9 = one CPU; 0 = unlimited
+    qint64 pidsLimit = 0;          ///< 0 = unlimited
+    qint64 workDirBytes = 256ll << 20; ///< size of the tmpfs work directory
+    qint64 tmpBytes = 64ll << 20;  ///< size of the tmpfs at /tmp
+    NetworkMode network = NetworkMode::None;
+    bool readOnlyRoot = true;
+    bool openStdin = false;        ///< keep PID 1's stdin open (agent placement)
+    QMap<QString, QString> labels;
+    QString name;                  ///< optional container name
+};
+
+/// One process run inside a running sandbox (Docker exec).
+struct ExecSpec
+{
+    QStringList argv;
+    QStringList env;               ///< added to the sandbox's environment
+    QString user;                  ///< empty = the sandbox's user
+    QString workDir;               ///< empty = the sandbox's work directory
+    bool attachStdin = false;      ///< stdinData is written, then stdin is closed
+    QByteArray stdinData;
+};
+
+/// Receives an exec's output as it arrives. Return false to stop reading (the exec is
+/// then abandoned; the caller should kill the sandbox).
+struct ExecIo
+{
+    std::function<bool(QByteArrayView)> onStdout;
+    std::function<bool(QByteArrayView)> onStderr;
+};
+
+/// How an exec ended.
+struct ExecResult
+{
+    int exitCode = -1;             ///< -1 when unknown (cancelled, deadline, stream lost)
+    bool cancelled = false;
+    bool deadlineExceeded = false;
+    bool stoppedByReader = false;
+};
+
+/// Engine identity, from the version endpoint.
+struct RuntimeInfo
+{
+    QString name;                  ///< "Docker Engine" | "Podman"
+    QString version;               ///< "20.10.24+dfsg1"
+    QString apiVersion;            ///< "1.41"
+    QString os;                    ///< "linux"
+    bool isPodman = false;
+};
+
+/// A sandbox the engine knows about, as listed by labels.
+struct SandboxInfo
+{
+    QString id;
+    QString name;
+    QString state;                 ///< "running", "exited", ...
+    QMap<QString, QString> labels;
+};
+
+/// The container engine seen by the rest of the engine: Docker, Podman or Kubernetes.
+/// Every call blocks; call from worker threads. Implementations are thread-safe.
+class Runtime
+{
+public:
+    virtual ~Runtime() = default;
+
+    /// Backend identifier: "docker", "podman", "docker-tls", "kubernetes".
+    virtual QString backend() const = 0;
+    /// Endpoint for messages: "unix:///var/run/docker.sock".
+    virtual QString endpointDisplay() const = 0;
+
+    /// Checks the engine answers and reports its version.
+    /// Errors: EngineUnreachable, TlsError, EngineError.
+    virtual Result<RuntimeInfo> ping() = 0;
+
+    /// Whether an image exists locally. Errors: engine errors only (absent -> false).
+    virtual Result<bool> imageExists(const QString &ref) = 0;
+
+    /// Creates a sandbox (not started). Returns its id.
+    /// Errors: ImageMissing, EngineError (bad limits, ...), EngineUnreachable.
+    virtual Result<QString> create(const SandboxSpec &spec) = 0;
+    virtual Result<void> start(const QString &id) = 0;
+
+    /// Runs argv inside the sandbox, streaming output to io until the process ends, the
+    /// deadline passes or cancel fires (then deadlineExceeded/cancelled is set and the
+    /// process may still run: kill the sandbox). Errors: NotFound, EngineError, IoError,
+    /// ProtocolError (malformed stream).
+    virtual Result<ExecResult> exec(const QString &id, const ExecSpec &spec, const ExecIo &io,
+                                    const CancelToken &cancel, Deadline deadline) = 0;
+
+    /// Sends SIGKILL to the sandbox's processes. A sandbox that is not running is fine.
+    virtual Result<void> kill(const QString &id) = 0;
+    /// Removes the sandbox and its anonymous volumes, forcibly. Absent is fine.
+    virtual Result<void> remove(const QString &id) = 0;
+
+    /// Lists sandboxes carrying label key=value (all states).
+    virtual Result<QList<SandboxInfo>> list(const QString &labelKey,
+                                            const QString &labelValue) = 0;
+
+    /// Imports a root filesystem tar as image repo:tag (Docker: POST /images/create?fromSrc=-).
+    /// read fills the buffer and returns the bytes written, 0 at end. changes are Dockerfile
+    /// instructions applied to the image config ("ENV A=b", "WORKDIR /sandbox").
+    /// Errors: EngineError with the engine's message, Cancelled.
+    virtual Result<QString> importImage(const QString &repo, const QString &tag,
+                                        const QStringList &changes,
+                                        std::function<size_t(char *, size_t)> read,
+                                        std::function<void(qint64 bytesSent)> progress,
+                                        const CancelToken &cancel) = 0;
+};
+
+} // namespace sandbox

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine.h"
+
+#include "images/imagerecipe.h"
+#include "languages/language.h"
+#include "runtime/dockerruntime.h"
+#include "util/tarball.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHostInfo>
+#include <QLoggingCategory>
+#include <QMimeDatabase>
+#include <QScopeGuard>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <csignal>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcSession, "sandbox.session", QtInfoMsg)
+
+namespace sandbox {
+
+namespace {
+
+constexpr auto WorkDir = "/sandbox";
+constexpr int KilledExitCode = 137; // 128 + SIGKILL, as shells report it
+
+QByteArray helperFile(const QString &resource)
+{
+    QFile f(resource);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// Reads "oom_kill N" from cgroup v1 memory.oom_control or cgroup v2 memory.events.
+int oomKillCount(const QByteArray &text)
+{
+    int count = 0;
+    for (const QByteArray &line : text.split('\n')) {
+        const QList<QByteArray> parts = line.simplified().split(' ');
+        if (parts.size() == 2 && parts[0] == "oom_kill")
+            count = qMax(count, parts[1].toInt());
+    }
+    return count;
+}
+
+} // namespace
+
+QString ownerLabel()
+{
+    return QHostInfo::localHostName() + u'/' + QString::number(::getpid());
+}
+
+Result<void> Limits::validate() const
+{
+    auto bad = [](const QString &msg) { return fail(ErrorCode::InvalidArgument, msg); };
+    if (memoryBytes != 0 && memoryBytes < (32ll << 20))
+        return bad(QStringLiteral("memory limit %1 MiB is below the minimum of 32 MiB")
+                       .arg(memoryBytes >> 20));
+    if (nanoCpus < 0 || nanoCpus > 256'000'000'000ll)
+        return bad(QStringLiteral("CPU limit must be between 0.01 and 256 CPUs"));
+    if (nanoCpus != 0 && nanoCpus < 10'000'000)
+        return bad(QStringLiteral("CPU limit must be at least 0.01 CPUs"));
+    if (pids < 0 || (pids != 0 && pids < 8))
+        return bad(QStringLiteral("process limit must be at least 8"));
+    if (timeoutMs <= 0 || timeoutMs > 24ll * 3600 * 1000)
+        return bad(QStringLiteral("timeout must be between 1 ms and 24 hours"));
+    if (outputBytes < 1024)
+        return bad(QStringLiteral("output cap must be at least 1 KiB"));
+    if (workDirBytes < (1ll << 20))
+        return bad(QStringLiteral("work directory must be at least 1 MiB"));
+    if (artifactCount < 0 || artifactBytes < 0)
+        return bad(QStringLiteral("artifact limits must not be negative"));
+    return {};
+}
+
+BackendProfile BackendProfile::fromEnvironment()
+{
+    BackendProfile p;
+    p.uri = qEnvironmentVariable("DOCKER_HOST");
+    p.certPath = qEnvironmentVariable("DOCKER_CERT_PATH");
+    if (!p.certPath.isEmpty())
+        p.kind = QStringLiteral("docker-tls");
+    return p;
+}
+
+Result<std::shared_ptr<Engine>> Engine::create(const BackendProfile &profile)
+{
+    if (profile.kind != QLatin1String("docker") && profile.kind != QLatin1String("docker-tls"))
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("The %1 backend is not available yet").arg(profile.kind));
+    auto ep = profile.uri.isEmpty()
+                  ? Endpoint::fromUri(QStringLiteral("unix:///var/run/docker.sock"))
+                  : Endpoint::fromUri(profile.uri, profile.certPath);
+    if (!ep)
+        return std::unexpected(ep.error());
+    return std::make_shared<Engine>(std::make_shared<DockerRuntime>(*ep, profile.kind));
+}
+
+Engine::Engine(std::shared_ptr<Runtime> runtime) : m_runtime(std::move(runtime)) {}
+
+Result<RuntimeInfo> Engine::ping()
+{
+    auto info = m_runtime->ping();
+    if (!info && info.error().code == ErrorCode::EngineUnreachable) {
+        Error e = info.error();
+        e.message += QStringLiteral(" Start it (`sudo dockerd &` or `sudo systemctl start docker`) "
+                                    "and try again.");
+        return std::unexpected(e);
+    }
+    return info;
+}
+
+Result<QString> Engine::defaultImageFor(const QString &language)
+{
+    const LanguageDescriptor *lang = LanguageRegistry::instance().find(language);
+    if (!lang)
+        return fail(ErrorCode::UnknownLanguage,
+                    QStringLiteral("Unknown language '%1'. Known: %2")
+                        .arg(language, LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
+    const ImageRecipe *recipe = ImageCatalog::instance().find(lang->imageRecipe);
+    if (!recipe)
+        return fail(ErrorCode::NotFound,
+                    QStringLiteral("No image recipe for %1").arg(lang->displayName));
+    return recipe->reference();
+}
+
+QFuture<Result<RunResult>> Engine::run(RunRequest request, RunObserver observer, CancelToken cancel)
+{
+    return QtConcurrent::run([this, request = std::move(request), observer = std::move(observer),
+                              cancel = std::move(cancel)] {
+        return runBlocking(request, observer, cancel);
+    });
+}
+
+Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserver &observer,
+                                      const CancelToken &cancel)
+{
+    QElapsedTimer total;
+    total.start();
+    auto status = [&](const QString &s) {
+        if (observer.onStatus)
+            observer.onStatus(s);
+    };
+
+    const LanguageDescriptor *lang = LanguageRegistry::instance().find(request.language);
+    if (!lang)
+        return fail(ErrorCode::UnknownLanguage,
+                    QStringLiteral("Unknown language '%1'. Known: %2")
+                        .arg(request.language,
+                             LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
+    if (auto v = request.limits.validate(); !v)
+        return std::unexpected(v.error());
+
+    QString image = request.image;
+    if (image.isEmpty()) {
+        auto def = defaultImageFor(lang->id);
+        if (!def)
+            return std::unexpected(def.error());
+        image = *def;
+    }
+
+    // Build the work directory's contents first: bad file paths fail before any container.
+    const QString codeFile = lang->fileNameFor(request.code);
+    QList<TarMember> members;
+    members.append({QStringLiteral("output"), TarMember::Type::Directory, {}, 0755, {}});
+    members.append({QStringLiteral(".sandbox"), TarMember::Type::Directory, {}, 0755, {}});
+    members.append({QStringLiteral(".sandbox/cache"), TarMember::Type::Directory, {}, 0755, {}});
+    if (lang->id == QLatin1String("python")) {
+        members.append({QStringLiteral(".sandbox/python"), TarMember::Type::Directory, {}, 0755, {}});
+        members.append({QStringLiteral(".sandbox/python/sandbox_mpl.py"), TarMember::Type::File,
+                        helperFile(QStringLiteral(":/helpers/python/sandbox_mpl.py")), 0644, {}});
+    }
+    QHash<QString, QByteArray> inputs;
+    for (const InputFile &f : request.files) {
+        auto safe = safeRelativePath(f.path);
+        if (!safe)
+            return std::unexpected(safe.error());
+        // Parent directories of nested inputs.
+        const QStringList parts = safe->split(u'/');
+        for (int i = 1; i < parts.size(); ++i)
+            members.append({parts.mid(0, i).join(u'/'), TarMember::Type::Directory, {}, 0755, {}});
+        members.append({*safe, TarMember::Type::File, f.content, 0644, {}});
+        inputs.insert(*safe, f.content);
+    }
+    members.append({codeFile, TarMember::Type::File, request.code.toUtf8(), 0644, {}});
+    inputs.insert(codeFile, request.code.toUtf8());
+    auto tar = makeTar(members);
+    if (!tar)
+        return std::unexpected(tar.error());
+
+    if (cancel.isCancelled())
+        return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
+
+    status(QStringLiteral("creating sandbox"));
+    SandboxSpec spec;
+    spec.image = image;
+    spec.command = {QStringLiteral("sleep"), QStringLiteral("infinity")};
+    spec.env = {QStringLiteral("HOME=/sandbox"), QStringLiteral("TMPDIR=/tmp"),
+                QStringLiteral("LANG=C.UTF-8"), QStringLiteral("SANDBOX_OUTPUT_DIR=/sandbox/output"),
+                QStringLiteral("XDG_CACHE_HOME=/sandbox/.sandbox/cache")};
+    spec.env += lang->env;
+    spec.memoryBytes = request.limits.memoryBytes;
+    spec.nanoCpus = request.limits.nanoCpus;
+    spec.pidsLimit = request.limits.pids;
+    spec.workDirBytes = request.limits.workDirBytes;
+    spec.network = request.network;
+    spec.labels = {{QLatin1String(labels::Managed), QStringLiteral("true")},
+                   {QLatin1String(labels::Owner), ownerLabel()},
+                   {QLatin1String(labels::Kind), QStringLiteral("oneshot")},
+                   {QLatin1String(labels::Created),
+                    QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+    auto created = m_runtime->create(spec);
+    if (!created)
+        return std::unexpected(created.error());
+    const QString id = *created;
+    // The sandbox is removed on every path out of this function.
+    auto removeGuard = qScopeGuard([&] {
+        if (auto r = m_runtime->remove(id); !r)
+            qCWarning(lcSession).noquote() << "could not remove sandbox" << id << r.error().toString();
+    });
+    if (auto s = m_runtime->start(id); !s)
+        return std::unexpected(s.error());
+
+    RunResult result;
+    result.sandboxId = id;
+    result.image = image;
+    result.language = lang->id;
+
+    // Copy the code and input files in through tar on stdin: works on a read-only root
+    // with a tmpfs work directory, where the archive endpoint cannot.
+    {
+        ExecSpec copyIn;
+        copyIn.argv = {QStringLiteral("tar"), QStringLiteral("-x"), QStringLiteral("-f"),
+                       QStringLiteral("-"), QStringLiteral("-C"), QLatin1String(WorkDir)};
+        copyIn.attachStdin = true;
+        copyIn.stdinData = *tar;
+        QByteArray err;
+        ExecIo io;
+        io.onStderr = [&](QByteArrayView d) { err += d; return true; };
+        auto r = m_runtime->exec(id, copyIn, io, cancel, Deadline::in(std::chrono::seconds(60)));
+        if (!r)
+            return std::unexpected(r.error());
+        if (r->cancelled)
+            return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
+        if (r->exitCode != 0)
+            return fail(ErrorCode::IoError, QStringLiteral("Copying files into the sandbox failed"),
+                        QString::fromUtf8(err.left(2000)));
+    }
+
+    qint64 kept = 0;
+    auto keep = [&](QByteArray &sink, QByteArrayView data,
+                    const std::function<void(QByteArrayView)> &forward) {
+        const qint64 room = request.limits.outputBytes - kept;
+        if (room <= 0) {
+            result.outputTruncated = true;
+            return true; // keep draining so the program is not blocked on a full pipe
+        }
+        const QByteArrayView part = data.first(qMin<qint64>(room, data.size()));
+        if (part.size() < data.size())
+            result.outputTruncated = true;
+        sink.append(part);
+        kept += part.size();
+        if (forward)
+            forward(part);
+        return true;
+    };
+
+    const QList<LanguageStep> steps = lang->stepsFor(codeFile);
+    bool killed = false;
+    for (const LanguageStep &step : steps) {
+        ExecSpec exec;
+        exec.argv = step.argv;
+        ExecIo io;
+        QElapsedTimer phase;
+        phase.start();
+        Result<ExecResult> r;
+        if (step.phase == LanguageStep::Phase::Compile) {
+            status(QStringLiteral("compiling"));
+            result.compile.ran = true;
+            io.onStdout = [&](QByteArrayView d) { result.compile.output += d; return true; };
+            io.onStderr = io.onStdout;
+            const qint64 budget = qMax<qint64>(request.limits.timeoutMs, 120'000);
+            r = m_runtime->exec(id, exec, io, cancel, Deadline::in(std::chrono::milliseconds(budget)));
+            result.compile.durationMs = phase.elapsed();
+        } else {
+            status(QStringLiteral("running"));
+            io.onStdout = [&](QByteArrayView d) { return keep(result.stdoutData, d, observer.onStdout); };
+            io.onStderr = [&](QByteArrayView d) { return keep(result.stderrData, d, observer.onStderr); };
+            r = m_runtime->exec(id, exec, io, cancel,
+                                Deadline::in(std::chrono::milliseconds(request.limits.timeoutMs)));
+            result.durationMs = phase.elapsed();
+        }
+        if (!r)
+            return std::unexpected(r.error());
+        if (r->deadlineExceeded || r->cancelled) {
+            // Stop the program for real: kill the whole sandbox, not just our stream.
+            m_runtime->kill(id);
+            killed = true;
+            result.timedOut = r->deadlineExceeded;
+            result.cancelled = r->cancelled;
+            result.exitCode = KilledExitCode;
+            status(r->cancelled ? QStringLiteral("cancelled") : QStringLiteral("timed out"));
+            break;
+        }
+        result.exitCode = r->exitCode;
+        if (step.phase == LanguageStep::Phase::Compile) {
+            result.compile.exitCode = r->exitCode;
+            if (r->exitCode != 0) {
+                // A compile error is the user's failed run, with the compiler's message.
+                result.stderrData = result.compile.output;
+                if (observer.onStderr)
+                    observer.onStderr(result.stderrData);
+                break;
+            }
+        }
+    }
+
+    if (!killed) {
+        // A process killed by the kernel's OOM killer inside a running sandbox leaves the
+        // container running with State.OOMKilled false: read the cgroup's counter.
+        if (result.exitCode == KilledExitCode) {
+            ExecSpec probe;
+            probe.argv = {QStringLiteral("sh"), QStringLiteral("-c"),
+                          QStringLiteral("cat /sys/fs/cgroup/memory/memory.oom_control "
+                                         "/sys/fs/cgroup/memory.events 2>/dev/null; true")};
+            QByteArray text;
+            ExecIo io;
+            io.onStdout = [&](QByteArrayView d) { text += d; return true; };
+            if (auto r = m_runtime->exec(id, probe, io, {}, Deadline::in(std::chrono::seconds(10))))
+                result.oomKilled = oomKillCount(text) > 0;
+        }
+
+        // Bring back what the program wrote: new or changed files in the work directory.
+        status(QStringLiteral("collecting artifacts"));
+        ExecSpec copyOut;
+        copyOut.argv = {QStringLiteral("tar"), QStringLiteral("-c"), QStringLiteral("-f"),
+                        QStringLiteral("-"), QStringLiteral("-C"), QLatin1String(WorkDir),
+                        QStringLiteral("--exclude=./.sandbox"), QStringLiteral(".")};
+        QByteArray tarOut;
+        const qint64 readCap = request.limits.artifactBytes + (4ll << 20);
+        bool capped = false;
+        ExecIo io;
+        io.onStdout = [&](QByteArrayView d) {
+            tarOut += d;
+            if (tarOut.size() > readCap) {
+                capped = true;
+                return false;
+            }
+            return true;
+        };
+        auto r = m_runtime->exec(id, copyOut, io, cancel, Deadline::in(std::chrono::seconds(60)));
+        if (r) {
+            bool truncated = false;
+            TarReadLimits lim;
+            lim.maxTotalBytes = request.limits.artifactBytes;
+            lim.maxMembers = request.limits.artifactCount;
+            auto read = readTar(tarOut, lim, &result.refusedPaths, &truncated);
+            result.artifactsTruncated = truncated || capped;
+            if (read) {
+                static const QMimeDatabase mimeDb;
+                for (TarMember &m : *read) {
+                    auto in = inputs.constFind(m.path);
+                    if (in != inputs.constEnd() && *in == m.data)
+                        continue; // an input, unchanged
+                    Artifact a;
+                    a.name = m.path;
+                    a.mimeType = mimeDb.mimeTypeForFileNameAndData(m.path, m.data).name();
+                    a.data = std::move(m.data);
+                    result.artifacts.append(std::move(a));
+                }
+            }
+        }
+    }
+
+    // Tar order is directory order: give artifacts a stable order (figure-001, -002, ...).
+    std::sort(result.artifacts.begin(), result.artifacts.end(),
+              [](const Artifact &a, const Artifact &b) { return a.name < b.name; });
+    result.totalMs = total.elapsed();
+    status(QStringLiteral("finished"));
+    return result;
+}
+
+Result<int> Engine::reapOrphans()
+{
+    auto list = m_runtime->list(QLatin1String(labels::Managed), QStringLiteral("true"));
+    if (!list)
+        return std::unexpected(list.error());
+    const QString host = QHostInfo::localHostName();
+    int removed = 0;
+    for (const SandboxInfo &s : *list) {
+        const QString owner = s.labels.value(QLatin1String(labels::Owner));
+        const QString ownerHost = owner.section(u'/', 0, -2);
+        const qint64 pid = owner.section(u'/', -1).toLongLong();
+        if (ownerHost != host || pid <= 0)
+            continue;
+        const bool alive = ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+        if (alive)
+            continue;
+        if (m_runtime->remove(s.id))
+            ++removed;
+    }
+    return removed;
+}
+
+} // namespace sandbox

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "runtime/runtime.h"
+#include "session/runtypes.h"
+#include "util/canceltoken.h"
+#include "util/error.h"
+
+#include <QFuture>
+#include <QString>
+
+#include <memory>
+
+namespace sandbox {
+
+/// Which engine to talk to. Docker now; Podman, TLS Docker and Kubernetes later.
+struct BackendProfile
+{
+    QString name = QStringLiteral("Local Docker");
+    QString kind = QStringLiteral("docker");   ///< "docker" | "podman" | "docker-tls" | "kubernetes"
+    QString uri;                                ///< empty = kind's default (DOCKER_HOST, socket)
+    QString certPath;                           ///< DOCKER_CERT_PATH-style folder (TLS)
+
+    /// The profile from the environment: DOCKER_HOST etc., or the local socket.
+    static BackendProfile fromEnvironment();
+};
+
+/// The engine's front door: the GUI, the CLI and the MCP server all run code through it.
+/// Thread-safe. Long operations run on the global thread pool and return futures.
+class Engine
+{
+public:
+    /// Errors: InvalidArgument for an unsupported profile kind or a malformed URI.
+    static Result<std::shared_ptr<Engine>> create(const BackendProfile &profile);
+
+    explicit Engine(std::shared_ptr<Runtime> runtime);
+
+    Runtime &runtime() { return *m_runtime; }
+    std::shared_ptr<Runtime> runtimePtr() { return m_runtime; }
+
+    /// Checks the engine answers. Errors: EngineUnreachable (message says how to start it).
+    Result<RuntimeInfo> ping();
+
+    /// Runs request once in a fresh hardened sandbox that is removed on every path
+    /// (success, failure, timeout, cancellation). Blocking: call from a worker thread.
+    /// A program that fails is a RunResult with its exit code, not an Error. Errors:
+    /// UnknownLanguage, InvalidArgument (limits, file paths), ImageMissing,
+    /// EngineUnreachable, EngineError, Cancelled (before the program started).
+    Result<RunResult> runBlocking(const RunRequest &request, const RunObserver &observer = {},
+                                  const CancelToken &cancel = {});
+
+    /// runBlocking on the global thread pool.
+    QFuture<Result<RunResult>> run(RunRequest request, RunObserver observer = {},
+                                   CancelToken cancel = {});
+
+    /// Image reference for a language's default recipe ("sandbox-studio/python:r0123abcd").
+    /// Errors: UnknownLanguage, NotFound (no recipe).
+    static Result<QString> defaultImageFor(const QString &language);
+
+    /// Removes sandboxes left behind by engine processes that are no longer alive
+    /// (labels: owner host/pid). Returns how many were removed.
+    Result<int> reapOrphans();
+
+private:
+    std::shared_ptr<Runtime> m_runtime;
+};
+
+/// "hostname/pid" of this process, as put in the owner label.
+QString ownerLabel();
+
+} // namespace sandbox

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Pure units of the engine: stream framing, tar safety, endpoints, languages, recipes.
+#include "images/imagerecipe.h"
+#include "languages/language.h"
+#include "runtime/dockerstream.h"
+#include "session/runresultjson.h"
+#include "transport/endpoint.h"
+#include "util/tarball.h"
+
+#include <QTest>
+
+using namespace sandbox;
+
+class TestUnits final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void demuxSplitsFramesAcrossReads();
+    void demuxDetectsTruncatedFrame();
+    void demuxRejectsUnframedStream();
+    void safePaths_data();
+    void safePaths();
+    void tarRoundTripRefusesLinksAndEscapes();
+    void endpoints();
+    void languageFileNames();
+    void recipesHaveStableTags();
+};
+
+static QByteArray frame(char type, const QByteArray &payload)
+{
+    QByteArray h(8, '\0');
+    h[0] = type;
+    const quint32 n = quint32(payload.size());
+    h[4] = char(n >> 24);
+    h[5] = char(n >> 16);
+    h[6] = char(n >> 8);
+    h[7] = char(n);
+    return h + payload;
+}
+
+void TestUnits::demuxSplitsFramesAcrossReads()
+{
+    const QByteArray stream = frame(1, "hello ") + frame(2, "oops") + frame(0, "world");
+    QByteArray out, err;
+    FrameDemuxer d([&](FrameDemuxer::Stream s, QByteArrayView data) {
+        (s == FrameDemuxer::Stream::Stderr ? err : out) += data;
+        return true;
+    });
+    for (char c : stream) // one byte at a time: the worst split
+        QVERIFY(d.feed(QByteArrayView(&c, 1)));
+    QCOMPARE(out, QByteArray("hello world"));
+    QCOMPARE(err, QByteArray("oops"));
+    QVERIFY(!d.truncated());
+}
+
+void TestUnits::demuxDetectsTruncatedFrame()
+{
+    const QByteArray stream = frame(1, "complete") + frame(1, "cut short").left(12);
+    FrameDemuxer d([](FrameDemuxer::Stream, QByteArrayView) { return true; });
+    QVERIFY(d.feed(stream));
+    QVERIFY(d.truncated());
+}
+
+void TestUnits::demuxRejectsUnframedStream()
+{
+    FrameDemuxer d([](FrameDemuxer::Stream, QByteArrayView) { return true; });
+    QVERIFY(!d.feed("plain text, not frames"));
+    QVERIFY(d.malformed());
+}
+
+void TestUnits::safePaths_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("expected"); // empty = refused
+    QTest::newRow("plain") << QStringLiteral("a.txt") << QStringLiteral("a.txt");
+    QTest::newRow("dot") << QStringLiteral("./out//b.png") << QStringLiteral("out/b.png");
+    QTest::newRow("absolute") << QStringLiteral("/etc/passwd") << QString();
+    QTest::newRow("dotdot") << QStringLiteral("../../escape") << QString();
+    QTest::newRow("inner dotdot") << QStringLiteral("a/../../b") << QString();
+    QTest::newRow("empty") << QString() << QString();
+    QTest::newRow("only dot") << QStringLiteral("./") << QString();
+}
+
+void TestUnits::safePaths()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, expected);
+    auto r = safeRelativePath(path);
+    if (expected.isEmpty()) {
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::PathRefused);
+    } else {
+        QVERIFY(r);
+        QCOMPARE(*r, expected);
+    }
+}
+
+void TestUnits::tarRoundTripRefusesLinksAndEscapes()
+{
+    auto tar = makeTar({{QStringLiteral("dir"), TarMember::Type::Directory, {}, 0755, {}},
+                        {QStringLiteral("dir/a.txt"), TarMember::Type::File, "alpha", 0644, {}},
+                        {QStringLiteral("passwd"), TarMember::Type::Symlink, {}, 0777,
+                         QStringLiteral("/etc/passwd")}});
+    QVERIFY(tar);
+    QStringList refused;
+    bool truncated = false;
+    auto members = readTar(*tar, {}, &refused, &truncated);
+    QVERIFY(members);
+    QCOMPARE(members->size(), 1);
+    QCOMPARE(members->at(0).path, QStringLiteral("dir/a.txt"));
+    QCOMPARE(members->at(0).data, QByteArray("alpha"));
+    QCOMPARE(refused.size(), 1);
+    QVERIFY(refused[0].contains(QStringLiteral("symbolic link")));
+    QVERIFY(!truncated);
+
+    // makeTar refuses unsafe member names outright.
+    QVERIFY(!makeTar({{QStringLiteral("../x"), TarMember::Type::File, "x", 0644, {}}}));
+
+    // Limits: count and bytes.
+    QList<TarMember> many;
+    for (int i = 0; i < 10; ++i)
+        many.append({QStringLiteral("f%1").arg(i), TarMember::Type::File, QByteArray(100, 'x'), 0644, {}});
+    auto big = makeTar(many);
+    QVERIFY(big);
+    TarReadLimits lim;
+    lim.maxMembers = 3;
+    refused.clear();
+    members = readTar(*big, lim, &refused, &truncated);
+    QVERIFY(members);
+    QCOMPARE(members->size(), 3);
+    QVERIFY(truncated);
+}
+
+void TestUnits::endpoints()
+{
+    auto unix = Endpoint::fromUri(QStringLiteral("unix:///run/podman/podman.sock"));
+    QVERIFY(unix);
+    QCOMPARE(unix->unixSocket, QStringLiteral("/run/podman/podman.sock"));
+    auto tls = Endpoint::fromUri(QStringLiteral("tcp://127.0.0.1:2376"), QStringLiteral("/certs"));
+    QVERIFY(tls);
+    QVERIFY(tls->isTls());
+    QCOMPARE(tls->baseUrl, QStringLiteral("https://127.0.0.1:2376"));
+    QCOMPARE(tls->caFile, QStringLiteral("/certs/ca.pem"));
+    QCOMPARE(tls->display(), QStringLiteral("tcp://127.0.0.1:2376"));
+    QVERIFY(!Endpoint::fromUri(QStringLiteral("ftp://x")));
+}
+
+void TestUnits::languageFileNames()
+{
+    const auto &reg = LanguageRegistry::instance();
+    QCOMPARE(reg.all().size(), 6);
+    QVERIFY(reg.find(QStringLiteral("PY")));
+    QVERIFY(!reg.find(QStringLiteral("cobol")));
+    const auto *java = reg.find(QStringLiteral("java"));
+    QCOMPARE(java->fileNameFor(QStringLiteral("package a.b;\npublic final class FizzBuzz {}")),
+             QStringLiteral("FizzBuzz.java"));
+    const auto *js = reg.find(QStringLiteral("js"));
+    QCOMPARE(js->fileNameFor(QStringLiteral("import fs from 'node:fs';")), QStringLiteral("main.mjs"));
+    QCOMPARE(js->fileNameFor(QStringLiteral("const fs = require('fs');")), QStringLiteral("main.js"));
+}
+
+void TestUnits::recipesHaveStableTags()
+{
+    auto a = ImageCatalog::parse(R"({"name":"x","suite":"trixie","packages":["python3"]})");
+    auto b = ImageCatalog::parse(R"({"name":"x","suite":"trixie","packages":["python3","pip"]})");
+    QVERIFY(a && b);
+    QCOMPARE(a->tag(), ImageCatalog::parse(R"({"name":"x","suite":"trixie","packages":["python3"]})")->tag());
+    QVERIFY(a->tag() != b->tag());
+    QVERIFY(ImageCatalog::instance().find(QStringLiteral("python")));
+    QVERIFY(!ImageCatalog::parse("{}"));
+}
+
+QTEST_GUILESS_MAIN(TestUnits)
+#include "tst_units.moc"
