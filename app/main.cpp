@@ -47,6 +47,9 @@ void scheduleE2e(MainWindow &window, const QString &codeFile, const QString &lan
                                                     : QGuiApplication::primaryScreen();
             const QPixmap shot = screen->grabWindow(0);
             const bool saved = shot.save(screenshot);
+            // The test checks that the run's output reached the console it photographed.
+            fprintf(stderr, "e2e: console begin\n%s\ne2e: console end\n",
+                    qPrintable(window.console()->toPlainText()));
             fprintf(stderr, "e2e: screenshot %s %s\n", qPrintable(screenshot),
                     saved ? "saved" : "FAILED");
             QCoreApplication::exit(saved ? 0 : 1);

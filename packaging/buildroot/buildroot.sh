@@ -78,15 +78,24 @@ for tool in /usr/bin/docker /usr/local/bin/docker; do
         break
     fi
 done
+# The caller's home (settings, autosaved code) stays the same inside and outside.
+if [[ -n "${HOST_HOME:-}" && -d "$HOST_HOME" && "$HOST_HOME" != "/" ]]; then
+    mkdir -p "$ROOT$HOST_HOME"
+    mount --bind "$HOST_HOME" "$ROOT$HOST_HOME"
+fi
 if [[ -n "${XAUTHORITY:-}" && -f "$XAUTHORITY" ]]; then
     mkdir -p "$ROOT$(dirname "$XAUTHORITY")"
     touch "$ROOT$XAUTHORITY"
     mount --bind "$XAUTHORITY" "$ROOT$XAUTHORITY"
 fi
 cd "$ROOT"
-exec chroot "$ROOT" /usr/bin/env HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
+exec chroot "$ROOT" /usr/bin/env HOME="${HOST_HOME:-/root}" PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
     LANG=C.UTF-8 ${DISPLAY:+DISPLAY=$DISPLAY} ${XAUTHORITY:+XAUTHORITY=$XAUTHORITY} \
     ${QT_QPA_PLATFORM:+QT_QPA_PLATFORM=$QT_QPA_PLATFORM} ${CI:+CI=$CI} \
+    ${WAYLAND_DISPLAY:+WAYLAND_DISPLAY=$WAYLAND_DISPLAY} ${XDG_RUNTIME_DIR:+XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR} \
+    ${DOCKER_HOST:+DOCKER_HOST=$DOCKER_HOST} ${DOCKER_CERT_PATH:+DOCKER_CERT_PATH=$DOCKER_CERT_PATH} \
+    ${DOCKER_TLS_VERIFY:+DOCKER_TLS_VERIFY=$DOCKER_TLS_VERIFY} ${DEBIAN_MIRROR:+DEBIAN_MIRROR=$DEBIAN_MIRROR} \
+    ${SANDBOX_STUDIO_CACHE:+SANDBOX_STUDIO_CACHE=$SANDBOX_STUDIO_CACHE} ${QT_LOGGING_RULES:+QT_LOGGING_RULES=$QT_LOGGING_RULES} \
     /bin/bash -c 'cd "$0" && exec "$@"' "$PWD_INSIDE" "$@"
 INNER
 )
@@ -101,6 +110,7 @@ case "${1:-}" in
     exec)
         shift
         export PWD_INSIDE="${PWD}"
+        export HOST_HOME="${HOME:-/root}"
         run_inside "$@"
         ;;
     *)
