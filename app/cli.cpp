@@ -20,7 +20,6 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTextStream>
-
 #include <algorithm>
 #include <cstdio>
 #include <unistd.h>
@@ -87,7 +86,8 @@ QString languageFromExtension(const QString &file)
         {{QStringLiteral("js"), QStringLiteral("mjs"), QStringLiteral("cjs")},
          QStringLiteral("javascript")},
         {{QStringLiteral("java")}, QStringLiteral("java")},
-        {{QStringLiteral("cpp"), QStringLiteral("cc"), QStringLiteral("cxx")}, QStringLiteral("cpp")},
+        {{QStringLiteral("cpp"), QStringLiteral("cc"), QStringLiteral("cxx")},
+         QStringLiteral("cpp")},
         {{QStringLiteral("go")}, QStringLiteral("go")},
         {{QStringLiteral("r")}, QStringLiteral("r")},
     };
@@ -123,17 +123,20 @@ int cmdRun(const QStringList &args)
          QStringLiteral("size")},
         {QStringLiteral("cpus"), QStringLiteral("CPU limit in cores, e.g. 1.5 (default 1)"),
          QStringLiteral("cores")},
-        {QStringLiteral("pids"), QStringLiteral("Process limit (default 256)"), QStringLiteral("n")},
+        {QStringLiteral("pids"), QStringLiteral("Process limit (default 256)"),
+         QStringLiteral("n")},
         {QStringLiteral("output-limit"), QStringLiteral("Cap on stdout+stderr kept (default 1m)"),
          QStringLiteral("size")},
-        {QStringLiteral("network"), QStringLiteral("none (default) or host"), QStringLiteral("mode")},
+        {QStringLiteral("network"), QStringLiteral("none (default) or host"),
+         QStringLiteral("mode")},
         {QStringLiteral("file"), QStringLiteral("Copy PATH into the work directory (repeatable)"),
          QStringLiteral("path")},
         {QStringLiteral("image"), QStringLiteral("Use this image instead of the language's"),
          QStringLiteral("ref")},
         {QStringLiteral("backend"), QStringLiteral("docker (default) or docker-tls"),
          QStringLiteral("kind")},
-        {QStringLiteral("host"), QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
+        {QStringLiteral("host"),
+         QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
          QStringLiteral("uri")},
         {QStringLiteral("json"), QStringLiteral("Print the result as JSON (artifacts base64)")},
         {QStringLiteral("artifacts-dir"), QStringLiteral("Write artifacts into DIR"),
@@ -178,25 +181,30 @@ int cmdRun(const QStringList &args)
     bool ok = true;
     req.limits.timeoutMs = qint64(numberOption(QStringLiteral("timeout"), 30, &ok) * 1000);
     if (!ok)
-        return reportError({ErrorCode::InvalidArgument, QStringLiteral("--timeout takes seconds"), {}}, json);
+        return reportError(
+            {ErrorCode::InvalidArgument, QStringLiteral("--timeout takes seconds"), {}}, json);
     req.limits.nanoCpus = qint64(numberOption(QStringLiteral("cpus"), 1, &ok) * 1e9);
     if (!ok)
-        return reportError({ErrorCode::InvalidArgument, QStringLiteral("--cpus takes a number"), {}}, json);
+        return reportError(
+            {ErrorCode::InvalidArgument, QStringLiteral("--cpus takes a number"), {}}, json);
     req.limits.pids = qint64(numberOption(QStringLiteral("pids"), 256, &ok));
     if (!ok)
-        return reportError({ErrorCode::InvalidArgument, QStringLiteral("--pids takes a number"), {}}, json);
+        return reportError(
+            {ErrorCode::InvalidArgument, QStringLiteral("--pids takes a number"), {}}, json);
     if (p.isSet(QStringLiteral("memory"))) {
         req.limits.memoryBytes = parseBytes(p.value(QStringLiteral("memory")));
         if (req.limits.memoryBytes < 0)
             return reportError({ErrorCode::InvalidArgument,
-                                QStringLiteral("--memory takes a size such as 512m or 1g"), {}},
+                                QStringLiteral("--memory takes a size such as 512m or 1g"),
+                                {}},
                                json);
     }
     if (p.isSet(QStringLiteral("output-limit"))) {
         req.limits.outputBytes = parseBytes(p.value(QStringLiteral("output-limit")));
         if (req.limits.outputBytes < 0)
             return reportError({ErrorCode::InvalidArgument,
-                                QStringLiteral("--output-limit takes a size such as 1m"), {}},
+                                QStringLiteral("--output-limit takes a size such as 1m"),
+                                {}},
                                json);
     }
     const QString net = p.value(QStringLiteral("network"));
@@ -207,9 +215,9 @@ int cmdRun(const QStringList &args)
     else if (net == QLatin1String("bridge"))
         req.network = NetworkMode::Bridge;
     else
-        return reportError({ErrorCode::InvalidArgument,
-                            QStringLiteral("--network is none, host or bridge"), {}},
-                           json);
+        return reportError(
+            {ErrorCode::InvalidArgument, QStringLiteral("--network is none, host or bridge"), {}},
+            json);
     for (const QString &path : p.values(QStringLiteral("file"))) {
         QFile in(path);
         if (!in.open(QIODevice::ReadOnly))
@@ -274,7 +282,8 @@ int cmdImages(const QStringList &args)
         for (const ImageRecipe &r : ImageCatalog::instance().all()) {
             auto exists = (*engine)->runtime().imageExists(r.reference());
             QTextStream(stdout) << r.name.leftJustified(12) << r.reference().leftJustified(40)
-                                << (exists ? (*exists ? "present" : "missing") : "unknown") << Qt::endl;
+                                << (exists ? (*exists ? "present" : "missing") : "unknown")
+                                << Qt::endl;
         }
         return 0;
     }
@@ -289,8 +298,8 @@ int cmdImages(const QStringList &args)
     }
     if (sub == QLatin1String("build") || sub == QLatin1String("ensure")) {
         QStringList names = args.mid(1);
-        const bool force = names.removeAll(QStringLiteral("--force")) > 0 &&
-                           sub == QLatin1String("build");
+        const bool force =
+            names.removeAll(QStringLiteral("--force")) > 0 && sub == QLatin1String("build");
         if (names.isEmpty()) {
             err() << "usage: sandbox-studio images build|ensure NAME... [--force]; names: ";
             for (const auto &r : ImageCatalog::instance().all())
@@ -316,8 +325,9 @@ int cmdImages(const QStringList &args)
                 *r,
                 [&](int pct, const QString &msg) {
                     if (tty) {
-                        err() << "\r\033[K[" << r->name << "] " << QString::number(pct).rightJustified(3)
-                              << "% " << msg.left(70) << Qt::flush;
+                        err() << "\r\033[K[" << r->name << "] "
+                              << QString::number(pct).rightJustified(3) << "% " << msg.left(70)
+                              << Qt::flush;
                     } else if (pct / 10 != last / 10 || pct == 100) {
                         err() << "[" << r->name << "] " << pct << "% " << msg << Qt::endl;
                     }
@@ -332,8 +342,9 @@ int cmdImages(const QStringList &args)
         }
         return 0;
     }
-    err() << "usage: sandbox-studio images list | ref NAME | build NAME... [--force] | ensure NAME..."
-          << Qt::endl;
+    err()
+        << "usage: sandbox-studio images list | ref NAME | build NAME... [--force] | ensure NAME..."
+        << Qt::endl;
     return ExitUsage;
 }
 
@@ -346,8 +357,8 @@ int cmdDoctor()
     if (!info)
         return reportError(info.error(), false);
     QTextStream out(stdout);
-    out << "engine: " << info->name << ' ' << info->version << " (API " << info->apiVersion << ") at "
-        << (*engine)->runtime().endpointDisplay() << Qt::endl;
+    out << "engine: " << info->name << ' ' << info->version << " (API " << info->apiVersion
+        << ") at " << (*engine)->runtime().endpointDisplay() << Qt::endl;
     int missing = 0;
     for (const ImageRecipe &r : ImageCatalog::instance().all()) {
         auto exists = (*engine)->runtime().imageExists(r.reference());
@@ -377,7 +388,8 @@ QJsonObject stats(QList<double> ms)
     auto pct = [&](double q) {
         if (ms.isEmpty())
             return 0.0;
-        const qsizetype i = qMin<qsizetype>(ms.size() - 1, qsizetype(q * double(ms.size() - 1) + 0.5));
+        const qsizetype i =
+            qMin<qsizetype>(ms.size() - 1, qsizetype(q * double(ms.size() - 1) + 0.5));
         return ms[i];
     };
     double sum = 0;
@@ -419,19 +431,27 @@ int cmdBench(const QStringList &args)
         t.start();
         auto r = (*engine)->runBlocking(req);
         if (!r || r->stdoutData.trimmed() != "1")
-            return reportError(r ? Error{ErrorCode::Internal, QStringLiteral("unexpected output"), {}}
-                                 : r.error(),
-                               false);
+            return reportError(
+                r ? Error{ErrorCode::Internal, QStringLiteral("unexpected output"), {}} : r.error(),
+                false);
         engineMs << double(t.nsecsElapsed()) / 1e6;
     }
     const QString docker = QStandardPaths::findExecutable(QStringLiteral("docker"));
     QJsonObject dockerStats;
     if (!docker.isEmpty()) {
-        const QStringList dockerArgs = {QStringLiteral("run"), QStringLiteral("--rm"),
-                                        QStringLiteral("--network"), QStringLiteral("none"), image,
-                                        QStringLiteral("python3"), QStringLiteral("-c"),
+        const QStringList dockerArgs = {QStringLiteral("run"),
+                                        QStringLiteral("--rm"),
+                                        QStringLiteral("--network"),
+                                        QStringLiteral("none"),
+                                        image,
+                                        QStringLiteral("python3"),
+                                        QStringLiteral("-c"),
                                         QStringLiteral("print(1)")};
-        QProcess::execute(docker, dockerArgs);
+        {
+            QProcess warmUp; // one warm-up, output discarded
+            warmUp.start(docker, dockerArgs);
+            warmUp.waitForFinished(60000);
+        }
         for (int i = 0; i < n; ++i) {
             QElapsedTimer t;
             t.start();
@@ -446,7 +466,8 @@ int cmdBench(const QStringList &args)
         }
         dockerStats = stats(dockerMs);
     } else {
-        dockerStats = QJsonObject{{QStringLiteral("error"), QStringLiteral("docker CLI not found")}};
+        dockerStats =
+            QJsonObject{{QStringLiteral("error"), QStringLiteral("docker CLI not found")}};
     }
     QJsonObject out{{QStringLiteral("benchmark"), QStringLiteral("cold_oneshot_print1")},
                     {QStringLiteral("image"), image},

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // sandbox-studio: the desktop application by default; headless subcommands otherwise.
 #include "cli.h"
-
 #include "session/engine.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
-
 #include <cstdio>
 
 #ifndef SANDBOX_STUDIO_NO_GUI

@@ -6,7 +6,6 @@
 #include <QLoggingCategory>
 #include <QProcess>
 #include <QStandardPaths>
-
 #include <archive.h>
 #include <archive_entry.h>
 #include <unistd.h>
@@ -119,7 +118,9 @@ Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &
     QString mirror = qEnvironmentVariable("DEBIAN_MIRROR");
     if (mirror.isEmpty())
         mirror = QStringLiteral("http://deb.debian.org/debian");
-    report(1, QStringLiteral("debootstrap %1 with %2 packages").arg(recipe.suite).arg(recipe.packages.size()));
+    report(1, QStringLiteral("debootstrap %1 with %2 packages")
+                  .arg(recipe.suite)
+                  .arg(recipe.packages.size()));
 
     QProcess proc;
     proc.setProcessChannelMode(QProcess::MergedChannels);
@@ -166,8 +167,8 @@ Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &
                     QString::fromUtf8(tail.right(1500)));
 
     // Smaller images: no package archives or lists; the work directory exists.
-    for (const auto &sub : {QStringLiteral("/var/cache/apt/archives"),
-                            QStringLiteral("/var/lib/apt/lists")}) {
+    for (const auto &sub :
+         {QStringLiteral("/var/cache/apt/archives"), QStringLiteral("/var/lib/apt/lists")}) {
         QDir d(scratch + sub);
         for (const QString &f : d.entryList(QDir::Files))
             d.remove(f);
@@ -199,9 +200,8 @@ Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &
             const int pct = 88 + int(total > 0 ? 11 * sent / total : 0);
             if (pct != lastPct) {
                 lastPct = pct;
-                report(pct, QStringLiteral("Importing %1 MB of %2 MB")
-                                .arg(sent >> 20)
-                                .arg(total >> 20));
+                report(pct,
+                       QStringLiteral("Importing %1 MB of %2 MB").arg(sent >> 20).arg(total >> 20));
             }
         },
         cancel);

@@ -18,7 +18,9 @@ public:
     /// percent 0-100 and a line for people ("Retrieving python3-numpy", "Importing 40%").
     using Progress = std::function<void(int percent, const QString &message)>;
 
-    explicit ImageBuilder(Runtime &runtime) : m_runtime(runtime) {}
+    explicit ImageBuilder(Runtime &runtime)
+        : m_runtime(runtime)
+    {}
 
     /// Builds recipe unless its reference already exists (force rebuilds). Returns the
     /// image reference. Errors: IoError (debootstrap missing or failed, not root, disk),

@@ -4,7 +4,6 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
-
 #include <nlohmann/json.hpp>
 
 namespace sandbox {
@@ -29,7 +28,8 @@ Result<ImageRecipe> ImageCatalog::parse(const QByteArray &data)
 {
     const auto j = nlohmann::json::parse(data.constBegin(), data.constEnd(), nullptr, false);
     if (!j.is_object())
-        return fail(ErrorCode::InvalidArgument, QStringLiteral("image recipe is not a JSON object"));
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("image recipe is not a JSON object"));
     ImageRecipe r;
     auto str = [&](const char *k) {
         return j.contains(k) && j[k].is_string() ? QString::fromStdString(j[k].get<std::string>())

@@ -15,12 +15,12 @@ namespace sandbox {
 /// (Dockerfile instructions such as "ENV A=b", "WORKDIR /sandbox").
 struct ImageRecipe
 {
-    QString name;          ///< "python"
+    QString name; ///< "python"
     QString description;
-    QString suite;         ///< Debian suite, "trixie"
+    QString suite; ///< Debian suite, "trixie"
     QStringList packages;
     QStringList changes;
-    QByteArray canonical;  ///< the recipe file's bytes plus the builder version: hashed
+    QByteArray canonical; ///< the recipe file's bytes plus the builder version: hashed
 
     /// "r" + first 12 hex digits of sha256(canonical): a changed recipe gives a new tag.
     QString tag() const;

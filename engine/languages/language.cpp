@@ -9,7 +9,10 @@ namespace {
 
 using Step = LanguageStep;
 
-QList<Step> runOnly(QStringList argv) { return {Step{Step::Phase::Run, std::move(argv)}}; }
+QList<Step> runOnly(QStringList argv)
+{
+    return {Step{Step::Phase::Run, std::move(argv)}};
+}
 
 LanguageDescriptor python()
 {
@@ -19,7 +22,8 @@ LanguageDescriptor python()
     d.highlightName = QStringLiteral("Python");
     d.imageRecipe = QStringLiteral("python");
     d.sampleCode = QStringLiteral("import sys\n\nprint(\"Hello from\", sys.version.split()[0])\n");
-    d.env = {QStringLiteral("PYTHONUNBUFFERED=1"), QStringLiteral("PYTHONIOENCODING=utf-8"),
+    d.env = {QStringLiteral("PYTHONUNBUFFERED=1"),
+             QStringLiteral("PYTHONIOENCODING=utf-8"),
              QStringLiteral("PYTHONPATH=/sandbox/.sandbox/python"),
              QStringLiteral("MPLBACKEND=module://sandbox_mpl"),
              QStringLiteral("MPLCONFIGDIR=/sandbox/.sandbox/cache/matplotlib"),
@@ -32,7 +36,8 @@ LanguageDescriptor python()
 bool looksLikeEsModule(const QString &code)
 {
     static const QRegularExpression esm(
-        QStringLiteral(R"(^\s*(import\s+[\w*{"']|import\s*\(|export\s+(default|const|let|function|class|async|\{|\*)))"),
+        QStringLiteral(
+            R"(^\s*(import\s+[\w*{"']|import\s*\(|export\s+(default|const|let|function|class|async|\{|\*)))"),
         QRegularExpression::MultilineOption);
     static const QRegularExpression tla(QStringLiteral(R"(^await\s)"),
                                         QRegularExpression::MultilineOption);
@@ -67,10 +72,11 @@ LanguageDescriptor java()
                                   "Runtime.version());\n    }\n}\n");
     // The public class decides the file name.
     d.fileNameFor = [](const QString &code) -> QString {
-        static const QRegularExpression pub(
-            QStringLiteral(R"(public\s+(?:final\s+|abstract\s+)*(?:class|record|interface|enum)\s+(\w+))"));
+        static const QRegularExpression pub(QStringLiteral(
+            R"(public\s+(?:final\s+|abstract\s+)*(?:class|record|interface|enum)\s+(\w+))"));
         const auto m = pub.match(code);
-        return QString((m.hasMatch() ? m.captured(1) : QStringLiteral("Main")) + QStringLiteral(".java"));
+        return QString((m.hasMatch() ? m.captured(1) : QStringLiteral("Main")) +
+                       QStringLiteral(".java"));
     };
     d.stepsFor = [](const QString &file) { return runOnly({QStringLiteral("java"), file}); };
     return d;
@@ -87,11 +93,11 @@ LanguageDescriptor cpp()
                                   "from C++\" << __cplusplus << '\\n';\n}\n");
     d.fileNameFor = [](const QString &) -> QString { return QStringLiteral("main.cpp"); };
     d.stepsFor = [](const QString &file) {
-        return QList<Step>{{Step::Phase::Compile,
-                            {QStringLiteral("g++"), QStringLiteral("-std=c++20"),
-                             QStringLiteral("-O2"), QStringLiteral("-o"),
-                             QStringLiteral("/sandbox/.sandbox/main"), file}},
-                           {Step::Phase::Run, {QStringLiteral("/sandbox/.sandbox/main")}}};
+        return QList<Step>{
+            {Step::Phase::Compile,
+             {QStringLiteral("g++"), QStringLiteral("-std=c++20"), QStringLiteral("-O2"),
+              QStringLiteral("-o"), QStringLiteral("/sandbox/.sandbox/main"), file}},
+            {Step::Phase::Run, {QStringLiteral("/sandbox/.sandbox/main")}}};
     };
     return d;
 }
@@ -141,8 +147,7 @@ const LanguageRegistry &LanguageRegistry::instance()
 
 LanguageRegistry::LanguageRegistry()
     : m_languages{python(), javascript(), java(), cpp(), go(), r()}
-{
-}
+{}
 
 const LanguageDescriptor *LanguageRegistry::find(const QString &idOrAlias) const
 {

@@ -10,7 +10,11 @@ namespace sandbox {
 /// One phase of running a program: compile steps come before the run step.
 struct LanguageStep
 {
-    enum class Phase { Compile, Run };
+    enum class Phase
+    {
+        Compile,
+        Run
+    };
     Phase phase = Phase::Run;
     QStringList argv;
 };
@@ -19,12 +23,12 @@ struct LanguageStep
 /// descriptor to LanguageRegistry.
 struct LanguageDescriptor
 {
-    QString id;              ///< "python": what RunRequest::language, the CLI and MCP use
-    QString displayName;     ///< "Python"
-    QString highlightName;   ///< KSyntaxHighlighting definition name ("Python")
-    QString imageRecipe;     ///< name of the image recipe under resources/images ("python")
-    QString sampleCode;      ///< shown in a new editor
-    QStringList env;         ///< extra environment ("NAME=value") for every run
+    QString id;            ///< "python": what RunRequest::language, the CLI and MCP use
+    QString displayName;   ///< "Python"
+    QString highlightName; ///< KSyntaxHighlighting definition name ("Python")
+    QString imageRecipe;   ///< name of the image recipe under resources/images ("python")
+    QString sampleCode;    ///< shown in a new editor
+    QStringList env;       ///< extra environment ("NAME=value") for every run
 
     /// File name for the code inside the work directory (e.g. "main.py", "FizzBuzz.java").
     QString (*fileNameFor)(const QString &code) = nullptr;

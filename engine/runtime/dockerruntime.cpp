@@ -3,10 +3,9 @@
 
 #include "runtime/dockerstream.h"
 
-#include <QUrl>
 #include <QThread>
+#include <QUrl>
 #include <QUrlQuery>
-
 #include <nlohmann/json.hpp>
 
 Q_LOGGING_CATEGORY(lcDocker, "sandbox.runtime.docker", QtInfoMsg)
@@ -17,9 +16,15 @@ namespace sandbox {
 
 namespace {
 
-std::string s(const QString &q) { return q.toStdString(); }
+std::string s(const QString &q)
+{
+    return q.toStdString();
+}
 
-QString enc(const QString &v) { return QString::fromUtf8(QUrl::toPercentEncoding(v)); }
+QString enc(const QString &v)
+{
+    return QString::fromUtf8(QUrl::toPercentEncoding(v));
+}
 
 json parse(const QByteArray &body)
 {
@@ -36,9 +41,9 @@ QString jsonString(const json &j, const char *key)
 } // namespace
 
 DockerRuntime::DockerRuntime(Endpoint endpoint, QString backendName)
-    : m_http(std::move(endpoint)), m_backend(std::move(backendName))
-{
-}
+    : m_http(std::move(endpoint))
+    , m_backend(std::move(backendName))
+{}
 
 QString DockerRuntime::api(const QString &path)
 {
@@ -122,9 +127,15 @@ QByteArray DockerRuntime::createBody(const SandboxSpec &spec) const
 
     json host;
     switch (spec.network) {
-    case NetworkMode::None: host["NetworkMode"] = "none"; break;
-    case NetworkMode::Host: host["NetworkMode"] = "host"; break;
-    case NetworkMode::Bridge: host["NetworkMode"] = "bridge"; break;
+    case NetworkMode::None:
+        host["NetworkMode"] = "none";
+        break;
+    case NetworkMode::Host:
+        host["NetworkMode"] = "host";
+        break;
+    case NetworkMode::Bridge:
+        host["NetworkMode"] = "bridge";
+        break;
     }
     host["ReadonlyRootfs"] = spec.readOnlyRoot;
     host["CapDrop"] = json::array({"ALL"});
@@ -141,8 +152,8 @@ QByteArray DockerRuntime::createBody(const SandboxSpec &spec) const
     // allow exec (compiled programs, the agent). dockerd needs uid/gid for a non-root user
     // to write there; podman 4.3 rejects uid=/gid= and honours mode=1777 (PLATFORM.md).
     const QString uid = spec.user.section(u':', 0, 0);
-    const QString gid = spec.user.section(u':', 1, 1).isEmpty() ? uid
-                                                                : spec.user.section(u':', 1, 1);
+    const QString gid =
+        spec.user.section(u':', 1, 1).isEmpty() ? uid : spec.user.section(u':', 1, 1);
     QString owner = m_isPodman ? QStringLiteral("mode=1777")
                                : QStringLiteral("uid=%1,gid=%2,mode=0700").arg(uid, gid);
     json tmpfs;
@@ -242,9 +253,13 @@ Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, 
     QByteArray systemError;
     FrameDemuxer demux([&](FrameDemuxer::Stream which, QByteArrayView data) {
         switch (which) {
-        case FrameDemuxer::Stream::Stdout: return io.onStdout ? io.onStdout(data) : true;
-        case FrameDemuxer::Stream::Stderr: return io.onStderr ? io.onStderr(data) : true;
-        case FrameDemuxer::Stream::SystemError: systemError += data; return true;
+        case FrameDemuxer::Stream::Stdout:
+            return io.onStdout ? io.onStdout(data) : true;
+        case FrameDemuxer::Stream::Stderr:
+            return io.onStderr ? io.onStderr(data) : true;
+        case FrameDemuxer::Stream::SystemError:
+            systemError += data;
+            return true;
         }
         return true;
     });
@@ -368,8 +383,7 @@ Result<QString> DockerRuntime::importImage(const QString &repo, const QString &t
     q.addQueryItem(QStringLiteral("tag"), tag);
     for (const auto &c : changes)
         q.addQueryItem(QStringLiteral("changes"), c);
-    const QString path = api(QStringLiteral("/images/create?") +
-                             q.toString(QUrl::FullyEncoded));
+    const QString path = api(QStringLiteral("/images/create?") + q.toString(QUrl::FullyEncoded));
     HttpClient::StreamOptions opts;
     opts.contentType = "application/x-tar";
     opts.upload = std::move(read);

@@ -5,7 +5,6 @@
 #include "transport/httpclient.h"
 
 #include <QLoggingCategory>
-
 #include <atomic>
 
 Q_DECLARE_LOGGING_CATEGORY(lcDocker)
@@ -34,8 +33,7 @@ public:
     Result<void> kill(const QString &id) override;
     Result<void> remove(const QString &id) override;
     Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) override;
-    Result<QString> importImage(const QString &repo, const QString &tag,
-                                const QStringList &changes,
+    Result<QString> importImage(const QString &repo, const QString &tag, const QStringList &changes,
                                 std::function<size_t(char *, size_t)> read,
                                 std::function<void(qint64)> progress,
                                 const CancelToken &cancel) override;

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QByteArray>
-
 #include <functional>
 
 namespace sandbox {
@@ -15,10 +14,17 @@ namespace sandbox {
 class FrameDemuxer
 {
 public:
-    enum class Stream { Stdout = 1, Stderr = 2, SystemError = 3 };
+    enum class Stream
+    {
+        Stdout = 1,
+        Stderr = 2,
+        SystemError = 3
+    };
     using Sink = std::function<bool(Stream, QByteArrayView)>;
 
-    explicit FrameDemuxer(Sink sink) : m_sink(std::move(sink)) {}
+    explicit FrameDemuxer(Sink sink)
+        : m_sink(std::move(sink))
+    {}
 
     /// Feeds bytes. Returns false once the sink returned false (stop reading) or the
     /// stream is malformed (see malformed()).

@@ -8,51 +8,55 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
-
 #include <functional>
 
 namespace sandbox {
 
 /// Labels the engine puts on everything it creates (reaper and pool use them).
 namespace labels {
-inline constexpr auto Managed = "io.sandbox-studio.managed";   ///< "true"
-inline constexpr auto Owner = "io.sandbox-studio.owner";       ///< "<hostname>/<pid>"
-inline constexpr auto Session = "io.sandbox-studio.session";   ///< session id
-inline constexpr auto Kind = "io.sandbox-studio.kind";         ///< "oneshot" | "session" | "pool"
-inline constexpr auto Created = "io.sandbox-studio.created";   ///< ISO-8601 UTC
+inline constexpr auto Managed = "io.sandbox-studio.managed"; ///< "true"
+inline constexpr auto Owner = "io.sandbox-studio.owner";     ///< "<hostname>/<pid>"
+inline constexpr auto Session = "io.sandbox-studio.session"; ///< session id
+inline constexpr auto Kind = "io.sandbox-studio.kind";       ///< "oneshot" | "session" | "pool"
+inline constexpr auto Created = "io.sandbox-studio.created"; ///< ISO-8601 UTC
 } // namespace labels
 
 /// Network access of a sandbox. None is the default everywhere.
-enum class NetworkMode { None, Host, Bridge };
+enum class NetworkMode
+{
+    None,
+    Host,
+    Bridge
+};
 
 /// Everything needed to create one hardened sandbox. Units: bytes, nano-CPUs, counts.
 struct SandboxSpec
 {
-    QString image;                 ///< image reference, e.g. "sandbox-studio/python:r1a2b3c"
-    QStringList command;           ///< PID 1 of the sandbox; keeps it alive between execs
-    QStringList env;               ///< "NAME=value"
+    QString image;       ///< image reference, e.g. "sandbox-studio/python:r1a2b3c"
+    QStringList command; ///< PID 1 of the sandbox; keeps it alive between execs
+    QStringList env;     ///< "NAME=value"
     QString user = QStringLiteral("65534:65534");
     QString workDir = QStringLiteral("/sandbox");
-    qint64 memoryBytes = 0;        ///< 0 = engine default (unlimited)
-    qint64 nanoCpus = 0;           ///< 1e9 = one CPU; 0 = unlimited
-    qint64 pidsLimit = 0;          ///< 0 = unlimited
+    qint64 memoryBytes = 0;            ///< 0 = engine default (unlimited)
+    qint64 nanoCpus = 0;               ///< 1e9 = one CPU; 0 = unlimited
+    qint64 pidsLimit = 0;              ///< 0 = unlimited
     qint64 workDirBytes = 256ll << 20; ///< size of the tmpfs work directory
-    qint64 tmpBytes = 64ll << 20;  ///< size of the tmpfs at /tmp
+    qint64 tmpBytes = 64ll << 20;      ///< size of the tmpfs at /tmp
     NetworkMode network = NetworkMode::None;
     bool readOnlyRoot = true;
-    bool openStdin = false;        ///< keep PID 1's stdin open (agent placement)
+    bool openStdin = false; ///< keep PID 1's stdin open (agent placement)
     QMap<QString, QString> labels;
-    QString name;                  ///< optional container name
+    QString name; ///< optional container name
 };
 
 /// One process run inside a running sandbox (Docker exec).
 struct ExecSpec
 {
     QStringList argv;
-    QStringList env;               ///< added to the sandbox's environment
-    QString user;                  ///< empty = the sandbox's user
-    QString workDir;               ///< empty = the sandbox's work directory
-    bool attachStdin = false;      ///< stdinData is written, then stdin is closed
+    QStringList env;          ///< added to the sandbox's environment
+    QString user;             ///< empty = the sandbox's user
+    QString workDir;          ///< empty = the sandbox's work directory
+    bool attachStdin = false; ///< stdinData is written, then stdin is closed
     QByteArray stdinData;
 };
 
@@ -67,7 +71,7 @@ struct ExecIo
 /// How an exec ended.
 struct ExecResult
 {
-    int exitCode = -1;             ///< -1 when unknown (cancelled, deadline, stream lost)
+    int exitCode = -1; ///< -1 when unknown (cancelled, deadline, stream lost)
     bool cancelled = false;
     bool deadlineExceeded = false;
     bool stoppedByReader = false;
@@ -76,10 +80,10 @@ struct ExecResult
 /// Engine identity, from the version endpoint.
 struct RuntimeInfo
 {
-    QString name;                  ///< "Docker Engine" | "Podman"
-    QString version;               ///< "20.10.24+dfsg1"
-    QString apiVersion;            ///< "1.41"
-    QString os;                    ///< "linux"
+    QString name;       ///< "Docker Engine" | "Podman"
+    QString version;    ///< "20.10.24+dfsg1"
+    QString apiVersion; ///< "1.41"
+    QString os;         ///< "linux"
     bool isPodman = false;
 };
 
@@ -88,7 +92,7 @@ struct SandboxInfo
 {
     QString id;
     QString name;
-    QString state;                 ///< "running", "exited", ...
+    QString state; ///< "running", "exited", ...
     QMap<QString, QString> labels;
 };
 
@@ -129,8 +133,7 @@ public:
     virtual Result<void> remove(const QString &id) = 0;
 
     /// Lists sandboxes carrying label key=value (all states).
-    virtual Result<QList<SandboxInfo>> list(const QString &labelKey,
-                                            const QString &labelValue) = 0;
+    virtual Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) = 0;
 
     /// Imports a root filesystem tar as image repo:tag (Docker: POST /images/create?fromSrc=-).
     /// read fills the buffer and returns the bytes written, 0 at end. changes are Dockerfile

@@ -14,7 +14,6 @@
 #include <QMimeDatabase>
 #include <QScopeGuard>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 #include <csignal>
 #include <unistd.h>
@@ -99,7 +98,9 @@ Result<std::shared_ptr<Engine>> Engine::create(const BackendProfile &profile)
     return std::make_shared<Engine>(std::make_shared<DockerRuntime>(*ep, profile.kind));
 }
 
-Engine::Engine(std::shared_ptr<Runtime> runtime) : m_runtime(std::move(runtime)) {}
+Engine::Engine(std::shared_ptr<Runtime> runtime)
+    : m_runtime(std::move(runtime))
+{}
 
 Result<RuntimeInfo> Engine::ping()
 {
@@ -117,9 +118,10 @@ Result<QString> Engine::defaultImageFor(const QString &language)
 {
     const LanguageDescriptor *lang = LanguageRegistry::instance().find(language);
     if (!lang)
-        return fail(ErrorCode::UnknownLanguage,
-                    QStringLiteral("Unknown language '%1'. Known: %2")
-                        .arg(language, LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
+        return fail(
+            ErrorCode::UnknownLanguage,
+            QStringLiteral("Unknown language '%1'. Known: %2")
+                .arg(language, LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
     const ImageRecipe *recipe = ImageCatalog::instance().find(lang->imageRecipe);
     if (!recipe)
         return fail(ErrorCode::NotFound,
@@ -129,10 +131,9 @@ Result<QString> Engine::defaultImageFor(const QString &language)
 
 QFuture<Result<RunResult>> Engine::run(RunRequest request, RunObserver observer, CancelToken cancel)
 {
-    return QtConcurrent::run([this, request = std::move(request), observer = std::move(observer),
-                              cancel = std::move(cancel)] {
-        return runBlocking(request, observer, cancel);
-    });
+    return QtConcurrent::run(
+        [this, request = std::move(request), observer = std::move(observer),
+         cancel = std::move(cancel)] { return runBlocking(request, observer, cancel); });
 }
 
 Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserver &observer,
@@ -169,9 +170,13 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     members.append({QStringLiteral(".sandbox"), TarMember::Type::Directory, {}, 0755, {}});
     members.append({QStringLiteral(".sandbox/cache"), TarMember::Type::Directory, {}, 0755, {}});
     if (lang->id == QLatin1String("python")) {
-        members.append({QStringLiteral(".sandbox/python"), TarMember::Type::Directory, {}, 0755, {}});
-        members.append({QStringLiteral(".sandbox/python/sandbox_mpl.py"), TarMember::Type::File,
-                        helperFile(QStringLiteral(":/helpers/python/sandbox_mpl.py")), 0644, {}});
+        members.append(
+            {QStringLiteral(".sandbox/python"), TarMember::Type::Directory, {}, 0755, {}});
+        members.append({QStringLiteral(".sandbox/python/sandbox_mpl.py"),
+                        TarMember::Type::File,
+                        helperFile(QStringLiteral(":/helpers/python/sandbox_mpl.py")),
+                        0644,
+                        {}});
     }
     QHash<QString, QByteArray> inputs;
     for (const InputFile &f : request.files) {
@@ -199,7 +204,8 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     spec.image = image;
     spec.command = {QStringLiteral("sleep"), QStringLiteral("infinity")};
     spec.env = {QStringLiteral("HOME=/sandbox"), QStringLiteral("TMPDIR=/tmp"),
-                QStringLiteral("LANG=C.UTF-8"), QStringLiteral("SANDBOX_OUTPUT_DIR=/sandbox/output"),
+                QStringLiteral("LANG=C.UTF-8"),
+                QStringLiteral("SANDBOX_OUTPUT_DIR=/sandbox/output"),
                 QStringLiteral("XDG_CACHE_HOME=/sandbox/.sandbox/cache")};
     spec.env += lang->env;
     spec.memoryBytes = request.limits.memoryBytes;
@@ -207,11 +213,11 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     spec.pidsLimit = request.limits.pids;
     spec.workDirBytes = request.limits.workDirBytes;
     spec.network = request.network;
-    spec.labels = {{QLatin1String(labels::Managed), QStringLiteral("true")},
-                   {QLatin1String(labels::Owner), ownerLabel()},
-                   {QLatin1String(labels::Kind), QStringLiteral("oneshot")},
-                   {QLatin1String(labels::Created),
-                    QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+    spec.labels = {
+        {QLatin1String(labels::Managed), QStringLiteral("true")},
+        {QLatin1String(labels::Owner), ownerLabel()},
+        {QLatin1String(labels::Kind), QStringLiteral("oneshot")},
+        {QLatin1String(labels::Created), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
     auto created = m_runtime->create(spec);
     if (!created)
         return std::unexpected(created.error());
@@ -219,7 +225,8 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     // The sandbox is removed on every path out of this function.
     auto removeGuard = qScopeGuard([&] {
         if (auto r = m_runtime->remove(id); !r)
-            qCWarning(lcSession).noquote() << "could not remove sandbox" << id << r.error().toString();
+            qCWarning(lcSession).noquote()
+                << "could not remove sandbox" << id << r.error().toString();
     });
     if (auto s = m_runtime->start(id); !s)
         return std::unexpected(s.error());
@@ -234,12 +241,15 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     {
         ExecSpec copyIn;
         copyIn.argv = {QStringLiteral("tar"), QStringLiteral("-x"), QStringLiteral("-f"),
-                       QStringLiteral("-"), QStringLiteral("-C"), QLatin1String(WorkDir)};
+                       QStringLiteral("-"),   QStringLiteral("-C"), QLatin1String(WorkDir)};
         copyIn.attachStdin = true;
         copyIn.stdinData = *tar;
         QByteArray err;
         ExecIo io;
-        io.onStderr = [&](QByteArrayView d) { err += d; return true; };
+        io.onStderr = [&](QByteArrayView d) {
+            err += d;
+            return true;
+        };
         auto r = m_runtime->exec(id, copyIn, io, cancel, Deadline::in(std::chrono::seconds(60)));
         if (!r)
             return std::unexpected(r.error());
@@ -280,15 +290,23 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
         if (step.phase == LanguageStep::Phase::Compile) {
             status(QStringLiteral("compiling"));
             result.compile.ran = true;
-            io.onStdout = [&](QByteArrayView d) { result.compile.output += d; return true; };
+            io.onStdout = [&](QByteArrayView d) {
+                result.compile.output += d;
+                return true;
+            };
             io.onStderr = io.onStdout;
             const qint64 budget = qMax<qint64>(request.limits.timeoutMs, 120'000);
-            r = m_runtime->exec(id, exec, io, cancel, Deadline::in(std::chrono::milliseconds(budget)));
+            r = m_runtime->exec(id, exec, io, cancel,
+                                Deadline::in(std::chrono::milliseconds(budget)));
             result.compile.durationMs = phase.elapsed();
         } else {
             status(QStringLiteral("running"));
-            io.onStdout = [&](QByteArrayView d) { return keep(result.stdoutData, d, observer.onStdout); };
-            io.onStderr = [&](QByteArrayView d) { return keep(result.stderrData, d, observer.onStderr); };
+            io.onStdout = [&](QByteArrayView d) {
+                return keep(result.stdoutData, d, observer.onStdout);
+            };
+            io.onStderr = [&](QByteArrayView d) {
+                return keep(result.stderrData, d, observer.onStderr);
+            };
             r = m_runtime->exec(id, exec, io, cancel,
                                 Deadline::in(std::chrono::milliseconds(request.limits.timeoutMs)));
             result.durationMs = phase.elapsed();
@@ -328,7 +346,10 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
                                          "/sys/fs/cgroup/memory.events 2>/dev/null; true")};
             QByteArray text;
             ExecIo io;
-            io.onStdout = [&](QByteArrayView d) { text += d; return true; };
+            io.onStdout = [&](QByteArrayView d) {
+                text += d;
+                return true;
+            };
             if (auto r = m_runtime->exec(id, probe, io, {}, Deadline::in(std::chrono::seconds(10))))
                 result.oomKilled = oomKillCount(text) > 0;
         }
@@ -336,9 +357,14 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
         // Bring back what the program wrote: new or changed files in the work directory.
         status(QStringLiteral("collecting artifacts"));
         ExecSpec copyOut;
-        copyOut.argv = {QStringLiteral("tar"), QStringLiteral("-c"), QStringLiteral("-f"),
-                        QStringLiteral("-"), QStringLiteral("-C"), QLatin1String(WorkDir),
-                        QStringLiteral("--exclude=./.sandbox"), QStringLiteral(".")};
+        copyOut.argv = {QStringLiteral("tar"),
+                        QStringLiteral("-c"),
+                        QStringLiteral("-f"),
+                        QStringLiteral("-"),
+                        QStringLiteral("-C"),
+                        QLatin1String(WorkDir),
+                        QStringLiteral("--exclude=./.sandbox"),
+                        QStringLiteral(".")};
         QByteArray tarOut;
         const qint64 readCap = request.limits.artifactBytes + (4ll << 20);
         bool capped = false;

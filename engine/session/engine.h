@@ -8,7 +8,6 @@
 
 #include <QFuture>
 #include <QString>
-
 #include <memory>
 
 namespace sandbox {
@@ -17,9 +16,9 @@ namespace sandbox {
 struct BackendProfile
 {
     QString name = QStringLiteral("Local Docker");
-    QString kind = QStringLiteral("docker");   ///< "docker" | "podman" | "docker-tls" | "kubernetes"
-    QString uri;                                ///< empty = kind's default (DOCKER_HOST, socket)
-    QString certPath;                           ///< DOCKER_CERT_PATH-style folder (TLS)
+    QString kind = QStringLiteral("docker"); ///< "docker" | "podman" | "docker-tls" | "kubernetes"
+    QString uri;                             ///< empty = kind's default (DOCKER_HOST, socket)
+    QString certPath;                        ///< DOCKER_CERT_PATH-style folder (TLS)
 
     /// The profile from the environment: DOCKER_HOST etc., or the local socket.
     static BackendProfile fromEnvironment();

@@ -2,7 +2,6 @@
 #include "runresultjson.h"
 
 #include <QStringDecoder>
-
 #include <nlohmann/json.hpp>
 
 namespace sandbox {

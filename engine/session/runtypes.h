@@ -7,7 +7,6 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
 #include <functional>
 
 namespace sandbox {
@@ -15,14 +14,14 @@ namespace sandbox {
 /// Resource limits of one run. Units are in the names; 0 means "engine default".
 struct Limits
 {
-    qint64 memoryBytes = 512ll << 20;   ///< container memory (and memory+swap) limit
-    qint64 nanoCpus = 1'000'000'000;    ///< 1e9 = one CPU
-    qint64 pids = 256;                  ///< processes and threads
-    qint64 timeoutMs = 30'000;          ///< wall time of the program; killed at the limit
-    qint64 outputBytes = 1ll << 20;     ///< stdout + stderr kept; the rest is dropped
-    qint64 workDirBytes = 256ll << 20;  ///< tmpfs work directory size
-    qint64 artifactBytes = 64ll << 20;  ///< total size of artifacts brought back
-    int artifactCount = 100;            ///< number of artifacts brought back
+    qint64 memoryBytes = 512ll << 20;  ///< container memory (and memory+swap) limit
+    qint64 nanoCpus = 1'000'000'000;   ///< 1e9 = one CPU
+    qint64 pids = 256;                 ///< processes and threads
+    qint64 timeoutMs = 30'000;         ///< wall time of the program; killed at the limit
+    qint64 outputBytes = 1ll << 20;    ///< stdout + stderr kept; the rest is dropped
+    qint64 workDirBytes = 256ll << 20; ///< tmpfs work directory size
+    qint64 artifactBytes = 64ll << 20; ///< total size of artifacts brought back
+    int artifactCount = 100;           ///< number of artifacts brought back
 
     /// Checks ranges; message names the field and the accepted range. Errors: InvalidArgument.
     Result<void> validate() const;
@@ -31,12 +30,18 @@ struct Limits
 /// A file copied into the work directory before the run.
 struct InputFile
 {
-    QString path;       ///< relative to the work directory; no "..", not absolute
+    QString path; ///< relative to the work directory; no "..", not absolute
     QByteArray content;
 };
 
 /// Who asked for a run (shown in the GUI; MCP runs may need approval).
-enum class RunOrigin { Gui, Cli, Mcp, Test };
+enum class RunOrigin
+{
+    Gui,
+    Cli,
+    Mcp,
+    Test
+};
 
 /// A request to run code once. language is a LanguageRegistry id or alias.
 struct RunRequest
@@ -44,18 +49,18 @@ struct RunRequest
     QString language;
     QString code;
     QList<InputFile> files;
-    QStringList libraries;      ///< packages to install first (dependencies issue)
+    QStringList libraries; ///< packages to install first (dependencies issue)
     Limits limits;
     NetworkMode network = NetworkMode::None;
-    QString image;              ///< empty = the language's default image
+    QString image; ///< empty = the language's default image
     RunOrigin origin = RunOrigin::Cli;
 };
 
 /// A file the program produced (plot, report, ...). name is relative and safe.
 struct Artifact
 {
-    QString name;       ///< "output/figure-001.png", "summary.txt"
-    QString mimeType;   ///< "image/png"
+    QString name;     ///< "output/figure-001.png", "summary.txt"
+    QString mimeType; ///< "image/png"
     QByteArray data;
     qint64 size() const { return data.size(); }
 };
@@ -64,8 +69,8 @@ struct Artifact
 struct PolicyFinding
 {
     QString rule;
-    QString severity;   ///< "low" | "medium" | "high" | "critical"
-    QString action;     ///< "allow" | "warn" | "ask" | "block"
+    QString severity; ///< "low" | "medium" | "high" | "critical"
+    QString action;   ///< "allow" | "warn" | "ask" | "block"
     int line = 0;
     QString message;
 };
@@ -75,7 +80,7 @@ struct CompileResult
 {
     bool ran = false;
     int exitCode = 0;
-    QByteArray output;  ///< compiler stdout + stderr
+    QByteArray output; ///< compiler stdout + stderr
     qint64 durationMs = 0;
 };
 
@@ -85,11 +90,11 @@ struct CompileResult
 struct RunResult
 {
     int exitCode = -1;
-    QByteArray stdoutData;      ///< raw bytes (may hold NUL and invalid UTF-8)
+    QByteArray stdoutData; ///< raw bytes (may hold NUL and invalid UTF-8)
     QByteArray stderrData;
     QList<Artifact> artifacts;
-    qint64 durationMs = 0;      ///< wall time of the program (run phase)
-    qint64 totalMs = 0;         ///< wall time of the whole run, sandbox setup included
+    qint64 durationMs = 0; ///< wall time of the program (run phase)
+    qint64 totalMs = 0;    ///< wall time of the whole run, sandbox setup included
     bool timedOut = false;
     bool oomKilled = false;
     bool outputTruncated = false;
@@ -100,7 +105,7 @@ struct RunResult
     QString sandboxId;
     QString image;
     QString language;
-    QStringList refusedPaths;   ///< artifact paths not brought back, with the reason
+    QStringList refusedPaths; ///< artifact paths not brought back, with the reason
 };
 
 /// Receives events of a run as they happen, on the worker thread that runs it.

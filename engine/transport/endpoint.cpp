@@ -32,7 +32,8 @@ Result<Endpoint> Endpoint::fromUri(const QString &uri, const QString &certPath, 
                     QStringLiteral("unsupported endpoint '%1': use unix://PATH or tcp://HOST:PORT")
                         .arg(uri));
     if (url.host().isEmpty())
-        return fail(ErrorCode::InvalidArgument, QStringLiteral("endpoint '%1' has no host").arg(uri));
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("endpoint '%1' has no host").arg(uri));
     const bool tls = scheme == QLatin1String("https") || !certPath.isEmpty();
     const int port = url.port(tls ? 2376 : 2375);
     ep.baseUrl = QStringLiteral("%1://%2:%3")

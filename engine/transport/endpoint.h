@@ -12,11 +12,11 @@ namespace sandbox {
 /// cert.pem and key.pem, DOCKER_TLS_VERIFY).
 struct Endpoint
 {
-    QString unixSocket;   ///< path of a unix socket; empty for TCP
-    QString baseUrl;      ///< "http://localhost" for sockets, "https://host:2376" for TLS
-    QString caFile;       ///< PEM CA bundle that must sign the server (TLS only)
-    QString certFile;     ///< PEM client certificate (mutual TLS)
-    QString keyFile;      ///< PEM client key (mutual TLS)
+    QString unixSocket; ///< path of a unix socket; empty for TCP
+    QString baseUrl;    ///< "http://localhost" for sockets, "https://host:2376" for TLS
+    QString caFile;     ///< PEM CA bundle that must sign the server (TLS only)
+    QString certFile;   ///< PEM client certificate (mutual TLS)
+    QString keyFile;    ///< PEM client key (mutual TLS)
     bool verifyPeer = true;
 
     bool isTls() const { return baseUrl.startsWith(QLatin1String("https://")); }

@@ -2,14 +2,11 @@
 #include "httpclient.h"
 
 #include <QUrl>
-
+#include <cstring>
 #include <curl/curl.h>
-
+#include <mutex>
 #include <poll.h>
 #include <sys/socket.h>
-
-#include <cstring>
-#include <mutex>
 
 Q_LOGGING_CATEGORY(lcHttp, "sandbox.transport.http", QtInfoMsg)
 
@@ -42,7 +39,10 @@ struct CurlHandle
     }
     CurlHandle(const CurlHandle &) = delete;
     CurlHandle &operator=(const CurlHandle &) = delete;
-    void addHeader(const QByteArray &line) { headers = curl_slist_append(headers, line.constData()); }
+    void addHeader(const QByteArray &line)
+    {
+        headers = curl_slist_append(headers, line.constData());
+    }
 };
 
 void applyEndpoint(CurlHandle &c, const Endpoint &ep)
@@ -110,15 +110,17 @@ QByteArray HttpResponse::header(QByteArrayView name) const
     return {};
 }
 
-HttpClient::HttpClient(Endpoint endpoint) : m_endpoint(std::move(endpoint)) {}
+HttpClient::HttpClient(Endpoint endpoint)
+    : m_endpoint(std::move(endpoint))
+{}
 
 Error HttpClient::transportError(int curlCode, const char *errorBuffer, const Endpoint &ep,
                                  const QString &what)
 {
     const auto code = CURLcode(curlCode);
-    QString detail = what + QStringLiteral(": ") +
-                     QString::fromUtf8(errorBuffer && *errorBuffer ? errorBuffer
-                                                                   : curl_easy_strerror(code));
+    QString detail =
+        what + QStringLiteral(": ") +
+        QString::fromUtf8(errorBuffer && *errorBuffer ? errorBuffer : curl_easy_strerror(code));
     switch (code) {
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
@@ -139,10 +141,10 @@ Error HttpClient::transportError(int curlCode, const char *errorBuffer, const En
                          .arg(ep.display()),
                      detail};
     case CURLE_OPERATION_TIMEDOUT:
-        return Error{ErrorCode::Timeout,
-                     QStringLiteral("The container engine at %1 did not answer in time")
-                         .arg(ep.display()),
-                     detail};
+        return Error{
+            ErrorCode::Timeout,
+            QStringLiteral("The container engine at %1 did not answer in time").arg(ep.display()),
+            detail};
     case CURLE_ABORTED_BY_CALLBACK:
         return Error{ErrorCode::Cancelled, QStringLiteral("Cancelled"), detail};
     case CURLE_GOT_NOTHING:
@@ -152,8 +154,8 @@ Error HttpClient::transportError(int curlCode, const char *errorBuffer, const En
         return Error{ErrorCode::IoError,
                      QStringLiteral("The connection to %1 broke off").arg(ep.display()), detail};
     default:
-        return Error{ErrorCode::IoError,
-                     QStringLiteral("Talking to %1 failed").arg(ep.display()), detail};
+        return Error{ErrorCode::IoError, QStringLiteral("Talking to %1 failed").arg(ep.display()),
+                     detail};
     }
 }
 
@@ -276,9 +278,11 @@ class CurlRawStream final : public RawStream
 public:
     CurlRawStream(std::unique_ptr<CurlHandle> handle, curl_socket_t fd, QByteArray initial,
                   bool tls)
-        : m_c(std::move(handle)), m_fd(fd), m_initial(std::move(initial)), m_tls(tls)
-    {
-    }
+        : m_c(std::move(handle))
+        , m_fd(fd)
+        , m_initial(std::move(initial))
+        , m_tls(tls)
+    {}
 
     Result<void> write(QByteArrayView data) override
     {
@@ -303,8 +307,7 @@ public:
     Result<void> closeWrite() override
     {
         if (m_tls)
-            return fail(ErrorCode::ProtocolError,
-                        QStringLiteral("cannot half-close a TLS stream"));
+            return fail(ErrorCode::ProtocolError, QStringLiteral("cannot half-close a TLS stream"));
         if (::shutdown(m_fd, SHUT_WR) != 0)
             return fail(ErrorCode::IoError, QStringLiteral("shutdown(SHUT_WR) failed"),
                         QString::fromLocal8Bit(strerror(errno)));
@@ -377,8 +380,8 @@ Result<std::unique_ptr<RawStream>> HttpClient::upgrade(QByteArrayView method, co
 
     QUrl u(m_endpoint.baseUrl);
     QByteArray req = method.toByteArray() + ' ' + path.toUtf8() + " HTTP/1.1\r\n";
-    req += "Host: " + (m_endpoint.unixSocket.isEmpty() ? u.authority().toUtf8() : "docker") +
-           "\r\n";
+    req +=
+        "Host: " + (m_endpoint.unixSocket.isEmpty() ? u.authority().toUtf8() : "docker") + "\r\n";
     req += "User-Agent: sandbox-studio/" SANDBOX_STUDIO_VERSION "\r\n";
     req += "Connection: Upgrade\r\nUpgrade: tcp\r\n";
     if (!body.isEmpty() || method == "POST") {
@@ -388,8 +391,8 @@ Result<std::unique_ptr<RawStream>> HttpClient::upgrade(QByteArrayView method, co
     req += "\r\n";
     req += body;
 
-    auto stream = std::make_unique<CurlRawStream>(std::move(c), fd, QByteArray(),
-                                                  m_endpoint.isTls());
+    auto stream =
+        std::make_unique<CurlRawStream>(std::move(c), fd, QByteArray(), m_endpoint.isTls());
     if (auto w = stream->write(req); !w)
         return std::unexpected(w.error());
 

@@ -9,7 +9,6 @@
 #include <QList>
 #include <QLoggingCategory>
 #include <QString>
-
 #include <functional>
 #include <memory>
 

@@ -16,7 +16,9 @@ namespace sandbox {
 class CancelToken
 {
 public:
-    CancelToken() : m_state(std::make_shared<State>()) {}
+    CancelToken()
+        : m_state(std::make_shared<State>())
+    {}
 
     void cancel()
     {
@@ -76,7 +78,10 @@ public:
     }
 
 private:
-    explicit Deadline(Clock::time_point at) : m_at(at), m_set(true) {}
+    explicit Deadline(Clock::time_point at)
+        : m_at(at)
+        , m_set(true)
+    {}
     Clock::time_point m_at{};
     bool m_set = false;
 };

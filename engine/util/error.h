@@ -2,14 +2,14 @@
 #pragma once
 
 #include <QString>
-
 #include <expected>
 
 namespace sandbox {
 
 /// Machine-readable class of an engine failure. Front ends branch on it (e.g. the GUI
 /// shows "start Docker" for EngineUnreachable); people read Error::message.
-enum class ErrorCode {
+enum class ErrorCode
+{
     Internal,          ///< a bug or an impossible state
     InvalidArgument,   ///< bad input from the caller (unknown language, bad limit, ...)
     UnknownLanguage,   ///< RunRequest::language names no descriptor
@@ -39,8 +39,7 @@ struct Error
 };
 
 /// Result of a fallible call: the value or an Error.
-template <typename T>
-using Result = std::expected<T, Error>;
+template <typename T> using Result = std::expected<T, Error>;
 
 inline std::unexpected<Error> fail(ErrorCode code, QString message, QString detail = {})
 {

@@ -2,7 +2,6 @@
 #include "tarball.h"
 
 #include <QScopeGuard>
-
 #include <archive.h>
 #include <archive_entry.h>
 
@@ -15,15 +14,17 @@ Result<QString> safeRelativePath(const QString &path)
     if (path.contains(QChar(0)))
         return fail(ErrorCode::PathRefused, QStringLiteral("path contains a NUL byte"));
     if (path.startsWith(u'/') || path.startsWith(u'\\'))
-        return fail(ErrorCode::PathRefused,
-                    QStringLiteral("'%1' is absolute; use a path inside the work directory").arg(path));
+        return fail(
+            ErrorCode::PathRefused,
+            QStringLiteral("'%1' is absolute; use a path inside the work directory").arg(path));
     QStringList parts;
     for (const QString &part : path.split(u'/', Qt::SkipEmptyParts)) {
         if (part == QLatin1String("."))
             continue;
         if (part == QLatin1String(".."))
-            return fail(ErrorCode::PathRefused,
-                        QStringLiteral("'%1' contains '..' and would leave the directory").arg(path));
+            return fail(
+                ErrorCode::PathRefused,
+                QStringLiteral("'%1' contains '..' and would leave the directory").arg(path));
         parts << part;
     }
     if (parts.isEmpty())

@@ -16,10 +16,16 @@ Result<QString> safeRelativePath(const QString &path);
 /// One member of a tar stream built or read in memory.
 struct TarMember
 {
-    enum class Type { File, Directory, Symlink, Other };
-    QString path;       ///< safe relative path
+    enum class Type
+    {
+        File,
+        Directory,
+        Symlink,
+        Other
+    };
+    QString path; ///< safe relative path
     Type type = Type::File;
-    QByteArray data;    ///< file contents
+    QByteArray data; ///< file contents
     int mode = 0644;
     QString linkTarget; ///< symlinks only
 };

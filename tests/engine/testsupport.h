@@ -5,7 +5,6 @@
 
 #include <QString>
 #include <QTest>
-
 #include <memory>
 
 namespace sandbox::test {
@@ -24,10 +23,10 @@ int leftoverSandboxes(Engine &engine);
 } // namespace sandbox::test
 
 /// Like QVERIFY, but prints the Error of a failed Result.
-#define QVERIFY_RESULT(expr)                                                                   \
-    do {                                                                                       \
-        const auto &r_ = (expr);                                                               \
-        if (!r_)                                                                               \
-            QFAIL(qPrintable(QStringLiteral("%1 failed: %2")                                   \
-                                 .arg(QStringLiteral(#expr), r_.error().toString())));          \
+#define QVERIFY_RESULT(expr)                                                                       \
+    do {                                                                                           \
+        const auto &r_ = (expr);                                                                   \
+        if (!r_)                                                                                   \
+            QFAIL(qPrintable(QStringLiteral("%1 failed: %2")                                       \
+                                 .arg(QStringLiteral(#expr), r_.error().toString())));             \
     } while (false)

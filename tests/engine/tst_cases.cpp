@@ -31,7 +31,8 @@ void TestCases::initTestCase()
     QFile f(test::casesDir() + QStringLiteral("/cases.json"));
     QVERIFY2(f.open(QIODevice::ReadOnly),
              qPrintable(QStringLiteral("cannot open %1").arg(f.fileName())));
-    m_cases = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("cases")).toArray();
+    m_cases =
+        QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("cases")).toArray();
     QVERIFY(!m_cases.isEmpty());
     m_engine = test::requireEngine();
     QVERIFY(m_engine);
@@ -40,8 +41,9 @@ void TestCases::initTestCase()
 void TestCases::run_data()
 {
     // The languages and network kinds this suite covers (the dependencies work extends it).
-    const QStringList languages = qEnvironmentVariable("SANDBOX_CASE_LANGUAGES", QStringLiteral("python"))
-                                      .split(u',', Qt::SkipEmptyParts);
+    const QStringList languages =
+        qEnvironmentVariable("SANDBOX_CASE_LANGUAGES", QStringLiteral("python"))
+            .split(u',', Qt::SkipEmptyParts);
     QTest::addColumn<QJsonObject>("testCase");
     QFile f(test::casesDir() + QStringLiteral("/cases.json"));
     if (!f.open(QIODevice::ReadOnly))
@@ -103,7 +105,8 @@ void TestCases::run()
                                 .arg(expect.value(QStringLiteral("exit_code")).toInt()) +
                             context));
     if (expect.value(QStringLiteral("exit_code_nonzero")).toBool())
-        QVERIFY2(r.exitCode != 0, qPrintable(QStringLiteral("exit code 0, expected non-zero") + context));
+        QVERIFY2(r.exitCode != 0,
+                 qPrintable(QStringLiteral("exit code 0, expected non-zero") + context));
 
     // stdout_lines: exact lines, in this order, others may come between.
     const QStringList lines = out.split(u'\n');
@@ -115,15 +118,20 @@ void TestCases::run()
                 found = i;
                 break;
             }
-        QVERIFY2(found >= 0, qPrintable(QStringLiteral("line '%1' missing or out of order").arg(want) + context));
+        QVERIFY2(
+            found >= 0,
+            qPrintable(QStringLiteral("line '%1' missing or out of order").arg(want) + context));
         at = found + 1;
     }
     for (const QString &want : strings(expect.value(QStringLiteral("stdout_contains"))))
-        QVERIFY2(out.contains(want), qPrintable(QStringLiteral("stdout lacks '%1'").arg(want) + context));
+        QVERIFY2(out.contains(want),
+                 qPrintable(QStringLiteral("stdout lacks '%1'").arg(want) + context));
     for (const QString &want : strings(expect.value(QStringLiteral("stderr_contains"))))
-        QVERIFY2(err.contains(want), qPrintable(QStringLiteral("stderr lacks '%1'").arg(want) + context));
+        QVERIFY2(err.contains(want),
+                 qPrintable(QStringLiteral("stderr lacks '%1'").arg(want) + context));
     for (const QString &bad : strings(expect.value(QStringLiteral("stdout_not_contains"))))
-        QVERIFY2(!out.contains(bad), qPrintable(QStringLiteral("stdout has '%1'").arg(bad) + context));
+        QVERIFY2(!out.contains(bad),
+                 qPrintable(QStringLiteral("stdout has '%1'").arg(bad) + context));
 
     const QJsonObject artifactsMin = expect.value(QStringLiteral("artifacts_min")).toObject();
     for (auto it = artifactsMin.begin(); it != artifactsMin.end(); ++it) {
@@ -151,7 +159,8 @@ void TestCases::run()
         for (const Artifact &a : r.artifacts)
             if (a.name == it.key())
                 found = &a;
-        QVERIFY2(found, qPrintable(QStringLiteral("file %1 not brought back").arg(it.key()) + context));
+        QVERIFY2(found,
+                 qPrintable(QStringLiteral("file %1 not brought back").arg(it.key()) + context));
         QCOMPARE(QString::fromUtf8(found->data), it.value().toString());
     }
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One-shot runs against the real dockerd: limits enforced, bad input handled, nothing left.
-#include "testsupport.h"
-
 #include "session/runresultjson.h"
+#include "testsupport.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -78,12 +77,15 @@ void TestOneShot::streamsOutputAsItComes()
             firstChunkAt = t.elapsed();
     };
     auto r = m_engine->runBlocking(
-        python(QStringLiteral("import time\nprint('first')\ntime.sleep(1.5)\nprint('second')")), obs);
+        python(QStringLiteral("import time\nprint('first')\ntime.sleep(1.5)\nprint('second')")),
+        obs);
     QVERIFY_RESULT(r);
     QCOMPARE(r->stdoutData, QByteArray("first\nsecond\n"));
     QVERIFY(firstChunkAt >= 0);
-    QVERIFY2(t.elapsed() - firstChunkAt >= 1200,
-             qPrintable(QStringLiteral("first chunk at %1 ms of %2 ms").arg(firstChunkAt).arg(t.elapsed())));
+    QVERIFY2(
+        t.elapsed() - firstChunkAt >= 1200,
+        qPrintable(
+            QStringLiteral("first chunk at %1 ms of %2 ms").arg(firstChunkAt).arg(t.elapsed())));
 }
 
 void TestOneShot::hardenedSandbox()
@@ -141,7 +143,8 @@ void TestOneShot::cancelStopsProgram()
     QElapsedTimer t;
     t.start();
     auto r = m_engine->runBlocking(
-        python(QStringLiteral("import time\nprint('go', flush=True)\ntime.sleep(60)")), obs, cancel);
+        python(QStringLiteral("import time\nprint('go', flush=True)\ntime.sleep(60)")), obs,
+        cancel);
     QVERIFY_RESULT(r);
     QVERIFY(r->cancelled);
     QVERIFY(!r->timedOut);
@@ -151,7 +154,8 @@ void TestOneShot::cancelStopsProgram()
 
 void TestOneShot::memoryLimitReportsOom()
 {
-    RunRequest req = python(QStringLiteral("blocks = []\nwhile True:\n    blocks.append(bytearray(16 << 20))"));
+    RunRequest req =
+        python(QStringLiteral("blocks = []\nwhile True:\n    blocks.append(bytearray(16 << 20))"));
     req.limits.memoryBytes = 128ll << 20;
     auto r = m_engine->runBlocking(req);
     QVERIFY_RESULT(r);
@@ -162,7 +166,8 @@ void TestOneShot::memoryLimitReportsOom()
 
 void TestOneShot::outputCapTruncates()
 {
-    RunRequest req = python(QStringLiteral("for i in range(100000):\n    print('line', i)\nprint('done')"));
+    RunRequest req =
+        python(QStringLiteral("for i in range(100000):\n    print('line', i)\nprint('done')"));
     req.limits.outputBytes = 10'000;
     auto r = m_engine->runBlocking(req);
     QVERIFY_RESULT(r);
@@ -174,9 +179,9 @@ void TestOneShot::outputCapTruncates()
 
 void TestOneShot::hundredMegabytesOfOutput()
 {
-    RunRequest req = python(QStringLiteral(
-        "import sys\nchunk = b'x' * (1 << 20)\nfor _ in range(100):\n    sys.stdout.buffer.write(chunk)\n"
-        "sys.stdout.flush()\nprint('end', file=sys.stderr)"));
+    RunRequest req = python(QStringLiteral("import sys\nchunk = b'x' * (1 << 20)\nfor _ in "
+                                           "range(100):\n    sys.stdout.buffer.write(chunk)\n"
+                                           "sys.stdout.flush()\nprint('end', file=sys.stderr)"));
     req.limits.timeoutMs = 60'000;
     auto r = m_engine->runBlocking(req);
     QVERIFY_RESULT(r);
@@ -188,8 +193,9 @@ void TestOneShot::hundredMegabytesOfOutput()
 
 void TestOneShot::nulAndInvalidUtf8()
 {
-    auto r = m_engine->runBlocking(python(QStringLiteral(
-        "import sys\nsys.stdout.buffer.write(b'a\\x00b\\xff\\xfe c\\n')\nprint('\\u00e9t\\u00e9')")));
+    auto r = m_engine->runBlocking(
+        python(QStringLiteral("import sys\nsys.stdout.buffer.write(b'a\\x00b\\xff\\xfe "
+                              "c\\n')\nprint('\\u00e9t\\u00e9')")));
     QVERIFY_RESULT(r);
     QCOMPARE(r->exitCode, 0);
     QCOMPARE(r->stdoutData, QByteArray("a\0b\xff\xfe c\n\xc3\xa9t\xc3\xa9\n", 14));

@@ -100,7 +100,10 @@ void TestUnits::tarRoundTripRefusesLinksAndEscapes()
 {
     auto tar = makeTar({{QStringLiteral("dir"), TarMember::Type::Directory, {}, 0755, {}},
                         {QStringLiteral("dir/a.txt"), TarMember::Type::File, "alpha", 0644, {}},
-                        {QStringLiteral("passwd"), TarMember::Type::Symlink, {}, 0777,
+                        {QStringLiteral("passwd"),
+                         TarMember::Type::Symlink,
+                         {},
+                         0777,
                          QStringLiteral("/etc/passwd")}});
     QVERIFY(tar);
     QStringList refused;
@@ -120,7 +123,8 @@ void TestUnits::tarRoundTripRefusesLinksAndEscapes()
     // Limits: count and bytes.
     QList<TarMember> many;
     for (int i = 0; i < 10; ++i)
-        many.append({QStringLiteral("f%1").arg(i), TarMember::Type::File, QByteArray(100, 'x'), 0644, {}});
+        many.append(
+            {QStringLiteral("f%1").arg(i), TarMember::Type::File, QByteArray(100, 'x'), 0644, {}});
     auto big = makeTar(many);
     QVERIFY(big);
     TarReadLimits lim;
@@ -156,8 +160,10 @@ void TestUnits::languageFileNames()
     QCOMPARE(java->fileNameFor(QStringLiteral("package a.b;\npublic final class FizzBuzz {}")),
              QStringLiteral("FizzBuzz.java"));
     const auto *js = reg.find(QStringLiteral("js"));
-    QCOMPARE(js->fileNameFor(QStringLiteral("import fs from 'node:fs';")), QStringLiteral("main.mjs"));
-    QCOMPARE(js->fileNameFor(QStringLiteral("const fs = require('fs');")), QStringLiteral("main.js"));
+    QCOMPARE(js->fileNameFor(QStringLiteral("import fs from 'node:fs';")),
+             QStringLiteral("main.mjs"));
+    QCOMPARE(js->fileNameFor(QStringLiteral("const fs = require('fs');")),
+             QStringLiteral("main.js"));
 }
 
 void TestUnits::recipesHaveStableTags()
@@ -165,7 +171,8 @@ void TestUnits::recipesHaveStableTags()
     auto a = ImageCatalog::parse(R"({"name":"x","suite":"trixie","packages":["python3"]})");
     auto b = ImageCatalog::parse(R"({"name":"x","suite":"trixie","packages":["python3","pip"]})");
     QVERIFY(a && b);
-    QCOMPARE(a->tag(), ImageCatalog::parse(R"({"name":"x","suite":"trixie","packages":["python3"]})")->tag());
+    QCOMPARE(a->tag(),
+             ImageCatalog::parse(R"({"name":"x","suite":"trixie","packages":["python3"]})")->tag());
     QVERIFY(a->tag() != b->tag());
     QVERIFY(ImageCatalog::instance().find(QStringLiteral("python")));
     QVERIFY(!ImageCatalog::parse("{}"));
