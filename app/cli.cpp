@@ -296,6 +296,21 @@ int cmdImages(const QStringList &args)
         QTextStream(stdout) << r->reference() << Qt::endl;
         return 0;
     }
+    if (sub == QLatin1String("pull")) {
+        if (args.size() != 2) {
+            err() << "usage: sandbox-studio images pull REF" << Qt::endl;
+            return ExitUsage;
+        }
+        auto engine = engineFrom({}, {});
+        if (!engine)
+            return reportError(engine.error(), false);
+        auto pulled = (*engine)->runtime().pullImage(
+            args[1], [](const QString &line) { err() << line << Qt::endl; }, {});
+        if (!pulled)
+            return reportError(pulled.error(), false);
+        QTextStream(stdout) << args[1] << Qt::endl;
+        return 0;
+    }
     if (sub == QLatin1String("build") || sub == QLatin1String("ensure")) {
         QStringList names = args.mid(1);
         const bool force =
@@ -495,6 +510,7 @@ QString cliUsage()
         "  images build NAME...       build images from their recipes (needs root, debootstrap)\n"
         "  images ensure NAME...      build images that are missing\n"
         "  images ref NAME            print the image reference of a recipe\n"
+        "  images pull REF            pull an image from its registry (with progress)\n"
         "  doctor                     check the container engine and the images\n"
         "  reap                       remove sandboxes left by crashed processes\n"
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"

@@ -371,6 +371,75 @@ Result<QList<SandboxInfo>> DockerRuntime::list(const QString &labelKey, const QS
     return out;
 }
 
+Result<void> DockerRuntime::pullImage(const QString &ref,
+                                      std::function<void(const QString &)> progress,
+                                      const CancelToken &cancel)
+{
+    // "name:tag" or "name@digest"; a colon inside a registry host:port is not a tag.
+    QString name = ref, tag = QStringLiteral("latest");
+    const qsizetype at = ref.indexOf(u'@');
+    const qsizetype colon = ref.lastIndexOf(u':');
+    if (at >= 0) {
+        name = ref.left(at);
+        tag = ref.mid(at + 1);
+    } else if (colon > ref.lastIndexOf(u'/')) {
+        name = ref.left(colon);
+        tag = ref.mid(colon + 1);
+    }
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("fromImage"), name);
+    q.addQueryItem(QStringLiteral("tag"), tag);
+    const QString path = api(QStringLiteral("/images/create?") + q.toString(QUrl::FullyEncoded));
+    QByteArray pending;
+    QString failure;
+    HttpClient::StreamOptions opts;
+    opts.cancel = cancel;
+    opts.contentType = {};
+    // 200 even when the pull fails part-way: every JSON object is checked for errors.
+    opts.onData = [&](QByteArrayView data) {
+        pending += data;
+        qsizetype nl;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+            const json j = parse(pending.left(nl));
+            pending.remove(0, nl + 1);
+            if (j.is_discarded())
+                continue;
+            if (j.contains("error") || j.contains("errorDetail") ||
+                (j.contains("message") && !j.contains("status"))) {
+                failure = jsonString(j, j.contains("message") ? "message" : "error");
+                if (failure.isEmpty() && j["errorDetail"].is_object())
+                    failure = jsonString(j["errorDetail"], "message");
+                continue;
+            }
+            if (progress) {
+                QString line = jsonString(j, "status");
+                const QString prog = jsonString(j, "progress");
+                if (!prog.isEmpty())
+                    line += u' ' + prog;
+                progress(line);
+            }
+        }
+        return true;
+    };
+    auto resp = m_http.stream("POST", path, std::move(opts));
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (!resp->ok() || !failure.isEmpty()) {
+        HttpResponse answered = *resp;
+        answered.body = pending; // an error answer is one JSON object without a newline
+        Error e = resp->ok() ? Error{ErrorCode::ImageMissing, failure, QStringLiteral("POST ") + path}
+                             : engineError(answered, QStringLiteral("POST ") + path);
+        if (!failure.isEmpty())
+            e.message = failure;
+        e.code = ErrorCode::ImageMissing;
+        e.message = QStringLiteral("Pulling %1 failed: %2. No registry may be reachable from "
+                                   "here; build or import the image instead.")
+                        .arg(ref, e.message);
+        return std::unexpected(e);
+    }
+    return {};
+}
+
 Result<QString> DockerRuntime::importImage(const QString &repo, const QString &tag,
                                            const QStringList &changes,
                                            std::function<size_t(char *, size_t)> read,

@@ -33,6 +33,8 @@ public:
     Result<void> kill(const QString &id) override;
     Result<void> remove(const QString &id) override;
     Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) override;
+    Result<void> pullImage(const QString &ref, std::function<void(const QString &)> progress,
+                           const CancelToken &cancel) override;
     Result<QString> importImage(const QString &repo, const QString &tag, const QStringList &changes,
                                 std::function<size_t(char *, size_t)> read,
                                 std::function<void(qint64)> progress,

@@ -135,6 +135,13 @@ public:
     /// Lists sandboxes carrying label key=value (all states).
     virtual Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) = 0;
 
+    /// Pulls ref ("python:3.12", "ghcr.io/x/y:tag") from its registry, reporting each
+    /// progress line ("Downloading 12 MB/40 MB"). Errors: ImageMissing with the registry's
+    /// message when the pull fails (offline, unknown image, denied), Cancelled.
+    virtual Result<void> pullImage(const QString &ref,
+                                   std::function<void(const QString &line)> progress,
+                                   const CancelToken &cancel) = 0;
+
     /// Imports a root filesystem tar as image repo:tag (Docker: POST /images/create?fromSrc=-).
     /// read fills the buffer and returns the bytes written, 0 at end. changes are Dockerfile
     /// instructions applied to the image config ("ENV A=b", "WORKDIR /sandbox").

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void pathEscapeRefused();
     void missingImage();
     void engineSocketMissing();
+    void pullWithoutRegistryFailsClearly();
     void networkOffByDefault();
     void threeFiguresInOrder();
     void savefigOnly();
@@ -263,6 +264,19 @@ void TestOneShot::engineSocketMissing()
     auto r = (*engine)->runBlocking(python(QStringLiteral("print(1)")));
     QVERIFY(!r);
     QCOMPARE(r.error().code, ErrorCode::EngineUnreachable);
+}
+
+void TestOneShot::pullWithoutRegistryFailsClearly()
+{
+    // No registry is reachable from these machines: the pull must fail with a clear error
+    // (the engine streams 200 and reports the failure inside the JSON stream).
+    QStringList lines;
+    auto r = m_engine->runtime().pullImage(QStringLiteral("sandbox-studio-test/not-a-real-image:1"),
+                                           [&](const QString &l) { lines << l; }, {});
+    QVERIFY(!r);
+    QCOMPARE(r.error().code, ErrorCode::ImageMissing);
+    QVERIFY2(r.error().message.contains(QStringLiteral("not-a-real-image")),
+             qPrintable(r.error().toString()));
 }
 
 void TestOneShot::networkOffByDefault()
