@@ -106,7 +106,8 @@ int main(int argc, char *argv[])
 
     auto engine = sandbox::Engine::create(sandbox::BackendProfile::fromEnvironment());
     MainWindow window(engine ? *engine : nullptr);
-    window.resize(1200, 800);
+    if (!engine)
+        window.setEngineError(engine.error());
     window.show();
     if (!e2eShot.isEmpty())
         scheduleE2e(window, e2eCode, e2eLang, e2eShot);

@@ -315,6 +315,22 @@ Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, 
                 inspectPath);
 }
 
+Result<std::unique_ptr<RawStream>> DockerRuntime::attach(const QString &id)
+{
+    // Engine API "Attach to a container": a hijacked connection (Upgrade: tcp). Without a
+    // TTY the output is multiplexed; stdin closes when we half-close (StdinOnce).
+    const QString path =
+        api(QStringLiteral("/containers/%1/attach?stream=1&stdin=1&stdout=1&stderr=1").arg(id));
+    auto stream = m_http.upgrade("POST", path);
+    if (!stream) {
+        Error e = stream.error();
+        if (e.detail.contains(QLatin1String("No such container")))
+            e.code = ErrorCode::NotFound;
+        return std::unexpected(e);
+    }
+    return stream;
+}
+
 Result<void> DockerRuntime::kill(const QString &id)
 {
     const QString path = api(QStringLiteral("/containers/%1/kill?signal=SIGKILL").arg(id));
@@ -369,6 +385,19 @@ Result<QList<SandboxInfo>> DockerRuntime::list(const QString &labelKey, const QS
         out.append(info);
     }
     return out;
+}
+
+Result<bool> DockerRuntime::networkExists(const QString &name)
+{
+    const QString path = api(QStringLiteral("/networks/%1").arg(enc(name)));
+    auto resp = m_http.request("GET", path, {}, {}, 10000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (resp->status == 404)
+        return false;
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
+    return true;
 }
 
 Result<void> DockerRuntime::pullImage(const QString &ref,

@@ -33,12 +33,15 @@ public:
     Result<void> kill(const QString &id) override;
     Result<void> remove(const QString &id) override;
     Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) override;
+    Result<bool> networkExists(const QString &name) override;
     Result<void> pullImage(const QString &ref, std::function<void(const QString &)> progress,
                            const CancelToken &cancel) override;
     Result<QString> importImage(const QString &repo, const QString &tag, const QStringList &changes,
                                 std::function<size_t(char *, size_t)> read,
                                 std::function<void(qint64)> progress,
                                 const CancelToken &cancel) override;
+    /// POST /containers/{id}/attach?stream=1&stdin=1&stdout=1&stderr=1, hijacked.
+    Result<std::unique_ptr<RawStream>> attach(const QString &id) override;
 
     /// The HostConfig/Config JSON for a spec (exposed for tests and the pod-spec mapper).
     QByteArray createBody(const SandboxSpec &spec) const;

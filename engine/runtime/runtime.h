@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "transport/httpclient.h"
 #include "util/canceltoken.h"
 #include "util/error.h"
 
@@ -9,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <memory>
 
 namespace sandbox {
 
@@ -135,6 +137,10 @@ public:
     /// Lists sandboxes carrying label key=value (all states).
     virtual Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) = 0;
 
+    /// Whether a network of that name exists ("bridge" is absent on engines started with
+    /// the default bridge disabled). Errors: engine errors only.
+    virtual Result<bool> networkExists(const QString &name) = 0;
+
     /// Pulls ref ("python:3.12", "ghcr.io/x/y:tag") from its registry, reporting each
     /// progress line ("Downloading 12 MB/40 MB"). Errors: ImageMissing with the registry's
     /// message when the pull fails (offline, unknown image, denied), Cancelled.
@@ -151,6 +157,16 @@ public:
                                         std::function<size_t(char *, size_t)> read,
                                         std::function<void(qint64 bytesSent)> progress,
                                         const CancelToken &cancel) = 0;
+
+    /// Attaches to the sandbox's main process (stdin, stdout, stderr) over a bidirectional
+    /// stream; call before start() to see all output. Without a TTY, the read side carries
+    /// Docker's multiplexed framing (FrameDemuxer). Used to place and speak to the agent
+    /// (AgentChannel). Errors: NotFound, EngineError; Internal when the backend has none.
+    virtual Result<std::unique_ptr<RawStream>> attach(const QString &id)
+    {
+        return fail(ErrorCode::Internal,
+                    QStringLiteral("The %1 backend cannot attach to a sandbox").arg(backend()), id);
+    }
 };
 
 } // namespace sandbox

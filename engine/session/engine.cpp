@@ -199,6 +199,22 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     if (cancel.isCancelled())
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
 
+    // "Network on" prefers an isolated bridge; engines started without one (as on machines
+    // where private address ranges are off limits) get host networking, and are told so.
+    NetworkMode network = request.network;
+    QStringList notes;
+    if (network == NetworkMode::Bridge) {
+        auto bridge = m_runtime->networkExists(QStringLiteral("bridge"));
+        if (!bridge)
+            return std::unexpected(bridge.error());
+        if (!*bridge) {
+            network = NetworkMode::Host;
+            notes << QStringLiteral("This engine has no bridge network; the sandbox used the "
+                                    "host's network.");
+            status(notes.last());
+        }
+    }
+
     status(QStringLiteral("creating sandbox"));
     SandboxSpec spec;
     spec.image = image;
@@ -212,7 +228,7 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     spec.nanoCpus = request.limits.nanoCpus;
     spec.pidsLimit = request.limits.pids;
     spec.workDirBytes = request.limits.workDirBytes;
-    spec.network = request.network;
+    spec.network = network;
     spec.labels = {
         {QLatin1String(labels::Managed), QStringLiteral("true")},
         {QLatin1String(labels::Owner), ownerLabel()},
@@ -235,6 +251,7 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     result.sandboxId = id;
     result.image = image;
     result.language = lang->id;
+    result.notes = notes;
 
     // Copy the code and input files in through tar on stdin: works on a read-only root
     // with a tmpfs work directory, where the archive endpoint cannot.

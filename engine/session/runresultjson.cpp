@@ -57,6 +57,10 @@ QByteArray runResultToJson(const RunResult &r, bool withArtifactData, int indent
     for (const QString &p : r.refusedPaths)
         refused.push_back(p.toStdString());
     j["refused_paths"] = refused;
+    json notes = json::array();
+    for (const QString &n : r.notes)
+        notes.push_back(n.toStdString());
+    j["notes"] = notes;
     json findings = json::array();
     for (const PolicyFinding &f : r.policyFindings)
         findings.push_back({{"rule", f.rule.toStdString()},

@@ -106,6 +106,7 @@ struct RunResult
     QString image;
     QString language;
     QStringList refusedPaths; ///< artifact paths not brought back, with the reason
+    QStringList notes; ///< things people should know ("no bridge network: used host")
 };
 
 /// Receives events of a run as they happen, on the worker thread that runs it.

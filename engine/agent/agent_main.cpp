@@ -1,0 +1,1077 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// sandbox-agent: the process inside a sandbox that runs programs for the engine.
+//
+// A statically linked, dependency-free program (no Qt, no exceptions) so it works in any
+// Linux image. It is the sandbox container's main process; it speaks the protocol of
+// agent/protocol.h on its stdin (requests) and stdout (events) and writes diagnostics to
+// stderr. One poll() loop, single-threaded: requests, child pipes, SIGCHLD (signalfd),
+// deadlines. Runs are started with fork + setsid + exec, so each has its own process group.
+#include "agent/protocol.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+#include <ctime>
+#include <fcntl.h>
+#include <map>
+#include <memory>
+#include <poll.h>
+#include <string>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char **environ;
+
+namespace {
+
+using namespace sandbox::agent;
+
+// ---------------------------------------------------------------------------------------
+// Diagnostics (stderr only: stdout carries frames)
+
+void logf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void logf(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (n > int(sizeof buf) - 2)
+        n = int(sizeof buf) - 2;
+    buf[n++] = '\n';
+    std::string line = "sandbox-agent: ";
+    line.append(buf, size_t(n));
+    [[maybe_unused]] ssize_t w = ::write(2, line.data(), line.size());
+}
+
+long long nowMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+// ---------------------------------------------------------------------------------------
+// Minimal JSON for flat headers: values are strings, integers, booleans, null or arrays of
+// strings (see protocol.h).
+
+struct Value
+{
+    enum class Type
+    {
+        Null,
+        String,
+        Number,
+        Bool,
+        StringArray
+    };
+    Type type = Type::Null;
+    std::string str;
+    long long num = 0;
+    bool boolean = false;
+    std::vector<std::string> arr;
+};
+
+class Header
+{
+public:
+    bool parse(std::string_view text, std::string &error)
+    {
+        m_p = text.data();
+        m_end = text.data() + text.size();
+        ws();
+        if (!eat('{'))
+            return fail(error, "header is not a JSON object");
+        ws();
+        if (eat('}'))
+            return finish(error);
+        for (;;) {
+            ws();
+            std::string key;
+            if (!string(key))
+                return fail(error, "bad key");
+            ws();
+            if (!eat(':'))
+                return fail(error, "expected ':'");
+            ws();
+            Value v;
+            if (!value(v))
+                return fail(error, "bad value for key '" + key + "'");
+            m_fields[key] = std::move(v);
+            ws();
+            if (eat(','))
+                continue;
+            if (eat('}'))
+                return finish(error);
+            return fail(error, "expected ',' or '}'");
+        }
+    }
+
+    const Value *get(const std::string &key) const
+    {
+        auto it = m_fields.find(key);
+        return it == m_fields.end() ? nullptr : &it->second;
+    }
+    std::string str(const std::string &key) const
+    {
+        const Value *v = get(key);
+        return v && v->type == Value::Type::String ? v->str : std::string();
+    }
+    long long num(const std::string &key, long long def = 0) const
+    {
+        const Value *v = get(key);
+        return v && v->type == Value::Type::Number ? v->num : def;
+    }
+    bool flag(const std::string &key) const
+    {
+        const Value *v = get(key);
+        return v && v->type == Value::Type::Bool && v->boolean;
+    }
+    std::vector<std::string> list(const std::string &key) const
+    {
+        const Value *v = get(key);
+        return v && v->type == Value::Type::StringArray ? v->arr : std::vector<std::string>();
+    }
+
+private:
+    bool fail(std::string &error, const std::string &what)
+    {
+        error = "malformed header: " + what;
+        return false;
+    }
+    bool finish(std::string &error)
+    {
+        ws();
+        return m_p == m_end ? true : fail(error, "trailing bytes");
+    }
+    void ws()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\t' || *m_p == '\n' || *m_p == '\r'))
+            ++m_p;
+    }
+    bool eat(char c)
+    {
+        if (m_p < m_end && *m_p == c) {
+            ++m_p;
+            return true;
+        }
+        return false;
+    }
+    bool literal(const char *word)
+    {
+        const size_t n = strlen(word);
+        if (size_t(m_end - m_p) < n || memcmp(m_p, word, n) != 0)
+            return false;
+        m_p += n;
+        return true;
+    }
+    static void utf8(std::string &out, unsigned cp)
+    {
+        if (cp < 0x80) {
+            out += char(cp);
+        } else if (cp < 0x800) {
+            out += char(0xC0 | (cp >> 6));
+            out += char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += char(0xE0 | (cp >> 12));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        } else {
+            out += char(0xF0 | (cp >> 18));
+            out += char(0x80 | ((cp >> 12) & 0x3F));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        }
+    }
+    bool hex4(unsigned &cp)
+    {
+        if (m_end - m_p < 4)
+            return false;
+        cp = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = *m_p++;
+            cp <<= 4;
+            if (c >= '0' && c <= '9')
+                cp |= unsigned(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                cp |= unsigned(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                cp |= unsigned(c - 'A' + 10);
+            else
+                return false;
+        }
+        return true;
+    }
+    bool string(std::string &out)
+    {
+        if (!eat('"'))
+            return false;
+        while (m_p < m_end) {
+            const char c = *m_p++;
+            if (c == '"')
+                return true;
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
+            if (m_p >= m_end)
+                return false;
+            const char e = *m_p++;
+            switch (e) {
+            case '"':
+            case '\\':
+            case '/':
+                out += e;
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'u': {
+                unsigned cp = 0;
+                if (!hex4(cp))
+                    return false;
+                if (cp >= 0xD800 && cp < 0xDC00) { // high surrogate: a low one must follow
+                    unsigned lo = 0;
+                    if (!literal("\\u") || !hex4(lo) || lo < 0xDC00 || lo > 0xDFFF)
+                        return false;
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                }
+                utf8(out, cp);
+                break;
+            }
+            default:
+                return false;
+            }
+        }
+        return false;
+    }
+    bool value(Value &v)
+    {
+        if (m_p >= m_end)
+            return false;
+        const char c = *m_p;
+        if (c == '"') {
+            v.type = Value::Type::String;
+            return string(v.str);
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            bool neg = eat('-');
+            if (m_p >= m_end || *m_p < '0' || *m_p > '9')
+                return false;
+            long long n = 0;
+            while (m_p < m_end && *m_p >= '0' && *m_p <= '9') {
+                if (n > (1ll << 53))
+                    return false;
+                n = n * 10 + (*m_p++ - '0');
+            }
+            // Fractions and exponents are not part of this protocol.
+            if (m_p < m_end && (*m_p == '.' || *m_p == 'e' || *m_p == 'E'))
+                return false;
+            v.type = Value::Type::Number;
+            v.num = neg ? -n : n;
+            return true;
+        }
+        if (literal("true")) {
+            v.type = Value::Type::Bool;
+            v.boolean = true;
+            return true;
+        }
+        if (literal("false")) {
+            v.type = Value::Type::Bool;
+            return true;
+        }
+        if (literal("null"))
+            return true;
+        if (eat('[')) {
+            v.type = Value::Type::StringArray;
+            ws();
+            if (eat(']'))
+                return true;
+            for (;;) {
+                ws();
+                std::string item;
+                if (!string(item))
+                    return false;
+                v.arr.push_back(std::move(item));
+                ws();
+                if (eat(','))
+                    continue;
+                return eat(']');
+            }
+        }
+        return false;
+    }
+
+    const char *m_p = nullptr;
+    const char *m_end = nullptr;
+    std::map<std::string, Value> m_fields;
+};
+
+/// Builds one flat JSON object.
+class JsonOut
+{
+public:
+    JsonOut &str(const char *key, std::string_view v)
+    {
+        keyPart(key);
+        m_s += '"';
+        for (const char ch : v) {
+            const auto c = static_cast<unsigned char>(ch);
+            if (c == '"' || c == '\\') {
+                m_s += '\\';
+                m_s += char(c);
+            } else if (c == '\n') {
+                m_s += "\\n";
+            } else if (c < 0x20 || c == 0x7f) {
+                char buf[8];
+                snprintf(buf, sizeof buf, "\\u%04x", c);
+                m_s += buf;
+            } else {
+                m_s += char(c); // UTF-8 passes through; invalid bytes are the sender's problem
+            }
+        }
+        m_s += '"';
+        return *this;
+    }
+    JsonOut &num(const char *key, long long v)
+    {
+        keyPart(key);
+        m_s += std::to_string(v);
+        return *this;
+    }
+    JsonOut &boolean(const char *key, bool v)
+    {
+        keyPart(key);
+        m_s += v ? "true" : "false";
+        return *this;
+    }
+    std::string done() { return m_s + '}'; }
+
+private:
+    void keyPart(const char *key)
+    {
+        m_s += m_first ? "" : ",";
+        m_first = false;
+        m_s += '"';
+        m_s += key;
+        m_s += "\":";
+    }
+    std::string m_s = "{";
+    bool m_first = true;
+};
+
+// ---------------------------------------------------------------------------------------
+// State
+
+/// Output waiting for stdout. The agent stops reading children's pipes above HighWater so
+/// a slow engine applies backpressure to programs, never to requests.
+constexpr size_t HighWater = 4u << 20;
+
+struct Run
+{
+    long long id = 0;
+    pid_t pid = -1;
+    int inFd = -1, outFd = -1, errFd = -1;
+    std::string inBuf;
+    size_t inPos = 0;
+    bool inCloseRequested = false;
+    long long startMs = 0;
+    long long deadlineMs = 0; ///< 0 = none
+    long long reapedMs = 0;
+    bool reaped = false;
+    int status = 0;
+    rusage usage{};
+    bool timedOut = false;
+    bool truncated = false;
+    long long outputLimit = 0;
+    long long forwarded = 0;
+};
+
+struct Agent
+{
+    std::string out;
+    size_t outPos = 0;
+    FrameDecoder decoder;
+    std::map<long long, std::unique_ptr<Run>> runs;
+    int sigFd = -1;
+    bool stdinEof = false;
+    bool stopping = false;
+
+    size_t outPending() const { return out.size() - outPos; }
+
+    void emit(const std::string &header, std::string_view payload = {})
+    {
+        if (outPos > 0 && outPos == out.size()) {
+            out.clear();
+            outPos = 0;
+        }
+        if (!appendFrame(out, header, payload))
+            logf("dropping an oversized event (%zu bytes)", header.size() + payload.size());
+    }
+
+    void emitError(long long id, const std::string &message)
+    {
+        emit(JsonOut().str("ev", "error").num("id", id).str("message", message).done());
+    }
+
+    /// Writes what stdout takes without blocking. Returns false when stdout is gone.
+    bool flush()
+    {
+        while (outPos < out.size()) {
+            const ssize_t n = ::write(1, out.data() + outPos, out.size() - outPos);
+            if (n > 0) {
+                outPos += size_t(n);
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                return true;
+            logf("stdout closed: %s", strerror(errno));
+            return false;
+        }
+        out.clear();
+        outPos = 0;
+        return true;
+    }
+
+    void killGroup(pid_t pg, int sig)
+    {
+        if (pg > 1)
+            ::kill(-pg, sig);
+    }
+
+    /// SIGKILLs the process groups of runs in flight and every other descendant (orphans
+    /// are re-parented to us as subreaper, so processes that left their group with setsid
+    /// are still found). Never kill(-1): run outside a container, as root, that would take
+    /// the whole machine down.
+    void killAll()
+    {
+        for (auto &[id, run] : runs)
+            if (!run->reaped)
+                killGroup(run->pid, SIGKILL);
+        for (int round = 0; round < 8; ++round)
+            if (killDescendants() == 0)
+                break;
+    }
+
+    /// One pass over /proc: SIGKILLs live descendants of this process. Returns how many.
+    static int killDescendants()
+    {
+        const pid_t self = getpid();
+        std::map<pid_t, pid_t> parentOf;
+        std::vector<pid_t> live;
+        DIR *dir = opendir("/proc");
+        if (!dir)
+            return 0;
+        while (dirent *e = readdir(dir)) {
+            char *end = nullptr;
+            const long pid = strtol(e->d_name, &end, 10);
+            if (pid <= 0 || !end || *end)
+                continue;
+            char path[64];
+            snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+            const int fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                continue;
+            char buf[512];
+            const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+            ::close(fd);
+            if (n <= 0)
+                continue;
+            buf[n] = 0;
+            // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+            const char *rp = strrchr(buf, ')');
+            if (!rp || rp[1] != ' ' || !rp[2])
+                continue;
+            const char state = rp[2];
+            const long ppid = strtol(rp + 3, nullptr, 10);
+            parentOf[pid_t(pid)] = pid_t(ppid);
+            if (state != 'Z' && state != 'X' && pid != self)
+                live.push_back(pid_t(pid));
+        }
+        closedir(dir);
+        int killed = 0;
+        for (const pid_t pid : live) {
+            pid_t cur = pid;
+            for (int depth = 0; depth < 256 && cur > 1; ++depth) {
+                auto it = parentOf.find(cur);
+                if (it == parentOf.end())
+                    break;
+                cur = it->second;
+                if (cur == self) {
+                    ::kill(pid, SIGKILL);
+                    ++killed;
+                    break;
+                }
+            }
+        }
+        return killed;
+    }
+
+    void startRun(const Header &h);
+    void handleFrame(std::string_view header, std::string_view payload);
+    void reapChildren();
+    void pumpRun(Run &run, const pollfd *inP, const pollfd *outP, const pollfd *errP);
+    bool finishIfDone(Run &run, long long now);
+};
+
+void closeFd(int &fd)
+{
+    if (fd >= 0)
+        ::close(fd);
+    fd = -1;
+}
+
+void setNonBlocking(int fd)
+{
+    const int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/// Closes every descriptor from `from` up, except `keep`.
+void closeFrom(int from, int keep)
+{
+    auto range = [](unsigned lo, unsigned hi) {
+        if (lo > hi)
+            return;
+        if (syscall(SYS_close_range, lo, hi, 0) == 0)
+            return;
+        const long max = std::min(sysconf(_SC_OPEN_MAX), 65536l);
+        for (long fd = lo; fd <= long(hi) && fd < max; ++fd)
+            ::close(int(fd));
+    };
+    if (keep >= from) {
+        range(unsigned(from), unsigned(keep - 1));
+        range(unsigned(keep + 1), ~0u);
+    } else {
+        range(unsigned(from), ~0u);
+    }
+}
+
+std::vector<std::string> mergedEnv(const std::vector<std::string> &extra)
+{
+    std::vector<std::string> env;
+    for (char **e = environ; e && *e; ++e)
+        env.emplace_back(*e);
+    for (const std::string &kv : extra) {
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            continue;
+        const std::string_view key(kv.data(), eq + 1);
+        auto it = std::find_if(env.begin(), env.end(),
+                               [&](const std::string &cur) { return cur.starts_with(key); });
+        if (it != env.end())
+            *it = kv;
+        else
+            env.push_back(kv);
+    }
+    return env;
+}
+
+void Agent::startRun(const Header &h)
+{
+    const long long id = h.num("id");
+    if (id <= 0) {
+        emitError(id, "run needs an integer id >= 1");
+        return;
+    }
+    if (runs.count(id)) {
+        emitError(id, "a run with this id is still in flight");
+        return;
+    }
+    std::vector<std::string> argv = h.list("argv");
+    if (argv.empty() || argv[0].empty()) {
+        emitError(id, "run needs a non-empty argv");
+        emit(JsonOut()
+                 .str("ev", "exit")
+                 .num("id", id)
+                 .num("exit_code", 127)
+                 .num("signal", 0)
+                 .boolean("timed_out", false)
+                 .boolean("output_truncated", false)
+                 .num("duration_ms", 0)
+                 .num("max_rss_kb", 0)
+                 .num("user_ms", 0)
+                 .num("sys_ms", 0)
+                 .done());
+        return;
+    }
+    const std::vector<std::string> env = mergedEnv(h.list("env"));
+    const std::string cwd = h.str("cwd");
+    const bool wantStdin = h.flag("stdin");
+
+    auto run = std::make_unique<Run>();
+    run->id = id;
+    run->outputLimit = std::max(0ll, h.num("output_limit"));
+
+    int inP[2] = {-1, -1}, outP[2] = {-1, -1}, errP[2] = {-1, -1}, execP[2] = {-1, -1};
+    bool ok = pipe2(outP, O_CLOEXEC) == 0 && pipe2(errP, O_CLOEXEC) == 0 &&
+              pipe2(execP, O_CLOEXEC) == 0;
+    if (ok)
+        ok = wantStdin ? pipe2(inP, O_CLOEXEC) == 0
+                       : (inP[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;
+    if (!ok) {
+        const int err = errno;
+        for (int fd : {inP[0], inP[1], outP[0], outP[1], errP[0], errP[1], execP[0], execP[1]})
+            if (fd >= 0)
+                ::close(fd);
+        emitError(id, std::string("cannot create pipes: ") + strerror(err));
+        emit(JsonOut()
+                 .str("ev", "exit")
+                 .num("id", id)
+                 .num("exit_code", 126)
+                 .num("signal", 0)
+                 .boolean("timed_out", false)
+                 .boolean("output_truncated", false)
+                 .num("duration_ms", 0)
+                 .num("max_rss_kb", 0)
+                 .num("user_ms", 0)
+                 .num("sys_ms", 0)
+                 .done());
+        return;
+    }
+
+    // Everything the child needs is prepared before fork: it only calls async-signal-safe
+    // functions afterwards.
+    std::vector<char *> cargv;
+    for (std::string &a : argv)
+        cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    std::vector<std::string> envCopy = env;
+    std::vector<char *> cenv;
+    for (std::string &e : envCopy)
+        cenv.push_back(e.data());
+    cenv.push_back(nullptr);
+
+    run->startMs = nowMs();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        // Child: own session and process group, default signal state, only fds 0-2.
+        setsid();
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        for (int s : {SIGPIPE, SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT})
+            signal(s, SIG_DFL);
+        dup2(inP[0], 0);
+        dup2(outP[1], 1);
+        dup2(errP[1], 2);
+        closeFrom(3, execP[1]);
+        struct
+        {
+            int stage;
+            int err;
+        } failure{0, 0};
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) {
+            failure = {1, errno};
+        } else {
+            environ = cenv.data();
+            execvp(cargv[0], cargv.data());
+            failure = {2, errno};
+        }
+        [[maybe_unused]] ssize_t w = ::write(execP[1], &failure, sizeof failure);
+        _exit(failure.err == EACCES || failure.err == ENOEXEC ? 126 : 127);
+    }
+    const int forkErr = errno;
+    ::close(inP[0]);
+    ::close(outP[1]);
+    ::close(errP[1]);
+    ::close(execP[1]);
+    if (pid < 0) {
+        for (int fd : {inP[1], outP[0], errP[0], execP[0]})
+            if (fd >= 0)
+                ::close(fd);
+        emitError(id, std::string("fork failed: ") + strerror(forkErr));
+        emit(JsonOut()
+                 .str("ev", "exit")
+                 .num("id", id)
+                 .num("exit_code", 126)
+                 .num("signal", 0)
+                 .boolean("timed_out", false)
+                 .boolean("output_truncated", false)
+                 .num("duration_ms", 0)
+                 .num("max_rss_kb", 0)
+                 .num("user_ms", 0)
+                 .num("sys_ms", 0)
+                 .done());
+        return;
+    }
+    run->pid = pid;
+    run->inFd = inP[1];
+    run->outFd = outP[0];
+    run->errFd = errP[0];
+    for (int fd : {run->inFd, run->outFd, run->errFd})
+        if (fd >= 0)
+            setNonBlocking(fd);
+    const long long timeout = h.num("timeout_ms");
+    if (timeout > 0)
+        run->deadlineMs = run->startMs + timeout;
+
+    emit(JsonOut().str("ev", "started").num("id", id).num("pid", pid).done());
+
+    // Did exec succeed? The pipe closes on exec (EOF) or carries the failure.
+    struct
+    {
+        int stage;
+        int err;
+    } failure{0, 0};
+    ssize_t got;
+    do {
+        got = ::read(execP[0], &failure, sizeof failure);
+    } while (got < 0 && errno == EINTR);
+    ::close(execP[0]);
+    if (got == ssize_t(sizeof failure)) {
+        emitError(id, (failure.stage == 1 ? "cannot enter " + cwd : "cannot execute " + argv[0]) +
+                          ": " + strerror(failure.err));
+    }
+    runs[id] = std::move(run);
+}
+
+void Agent::handleFrame(std::string_view headerText, std::string_view payload)
+{
+    Header h;
+    std::string error;
+    if (!h.parse(headerText, error)) {
+        emitError(0, error);
+        return;
+    }
+    const std::string op = h.str("op");
+    const long long id = h.num("id");
+    auto findRun = [&]() -> Run * {
+        auto it = runs.find(id);
+        return it == runs.end() ? nullptr : it->second.get();
+    };
+    if (op == "hello") {
+        emit(JsonOut()
+                 .str("ev", "hello")
+                 .num("version", ProtocolVersion)
+                 .num("pid", getpid())
+                 .num("uid", getuid())
+                 .done());
+    } else if (op == "run") {
+        startRun(h);
+    } else if (op == "stdin") {
+        if (Run *run = findRun(); run && run->inFd >= 0 && !run->inCloseRequested) {
+            if (run->inPos > 0 && run->inPos == run->inBuf.size()) {
+                run->inBuf.clear();
+                run->inPos = 0;
+            }
+            run->inBuf.append(payload);
+        }
+    } else if (op == "stdin_close") {
+        if (Run *run = findRun())
+            run->inCloseRequested = true;
+    } else if (op == "signal") {
+        const long long sig = h.num("signal", SIGKILL);
+        if (Run *run = findRun())
+            killGroup(run->pid, int(sig));
+        else
+            emitError(id, "no such run");
+    } else if (op == "kill_all") {
+        killAll();
+        emit(JsonOut().str("ev", "killed_all").done());
+    } else {
+        emitError(id, "unknown op '" + op + "'");
+    }
+}
+
+void Agent::reapChildren()
+{
+    for (;;) {
+        int status = 0;
+        rusage ru{};
+        const pid_t pid = wait4(-1, &status, WNOHANG, &ru);
+        if (pid <= 0)
+            return;
+        for (auto &[id, run] : runs) {
+            if (run->pid == pid && !run->reaped) {
+                run->reaped = true;
+                run->reapedMs = nowMs();
+                run->status = status;
+                run->usage = ru;
+                break;
+            }
+        }
+        // Otherwise an orphan we adopted as subreaper: nothing to report.
+    }
+}
+
+void Agent::pumpRun(Run &run, const pollfd *inP, const pollfd *outP, const pollfd *errP)
+{
+    auto drain = [&](int &fd, const pollfd *p, const char *ev) {
+        if (fd < 0 || !p || !(p->revents & (POLLIN | POLLHUP | POLLERR)))
+            return;
+        char buf[65536];
+        for (int round = 0; round < 16; ++round) {
+            const ssize_t n = ::read(fd, buf, sizeof buf);
+            if (n > 0) {
+                std::string_view chunk(buf, size_t(n));
+                if (run.outputLimit > 0) {
+                    const long long room = std::max(0ll, run.outputLimit - run.forwarded);
+                    if (static_cast<long long>(chunk.size()) > room) {
+                        run.truncated = true;
+                        chunk = chunk.substr(0, size_t(room));
+                    }
+                }
+                if (!chunk.empty()) {
+                    run.forwarded += static_cast<long long>(chunk.size());
+                    emit(JsonOut().str("ev", ev).num("id", run.id).done(), chunk);
+                }
+                if (outPending() > HighWater)
+                    return;
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                return;
+            closeFd(fd); // EOF or error
+            return;
+        }
+    };
+    drain(run.outFd, outP, "stdout");
+    drain(run.errFd, errP, "stderr");
+
+    if (run.inFd >= 0) {
+        if (inP && (inP->revents & (POLLERR | POLLHUP))) {
+            closeFd(run.inFd); // the program closed its stdin
+            run.inBuf.clear();
+            run.inPos = 0;
+        }
+        while (run.inFd >= 0 && run.inPos < run.inBuf.size()) {
+            const ssize_t n =
+                ::write(run.inFd, run.inBuf.data() + run.inPos, run.inBuf.size() - run.inPos);
+            if (n > 0) {
+                run.inPos += size_t(n);
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                break;
+            closeFd(run.inFd); // EPIPE: the program no longer reads
+        }
+        if (run.inPos == run.inBuf.size()) {
+            run.inBuf.clear();
+            run.inPos = 0;
+            if (run.inCloseRequested)
+                closeFd(run.inFd);
+        }
+    }
+}
+
+bool Agent::finishIfDone(Run &run, long long now)
+{
+    if (!run.reaped && run.deadlineMs > 0 && now >= run.deadlineMs && !run.timedOut) {
+        run.timedOut = true;
+        killGroup(run.pid, SIGKILL);
+    }
+    if (!run.reaped)
+        return false;
+    const bool pipesOpen = run.outFd >= 0 || run.errFd >= 0;
+    if (pipesOpen && now < run.reapedMs + ExitGraceMs)
+        return false;
+    // Whatever the pipes still hold was read by pumpRun; background writers lose the rest.
+    closeFd(run.outFd);
+    closeFd(run.errFd);
+    closeFd(run.inFd);
+    int exitCode = 0, sig = 0;
+    if (WIFEXITED(run.status)) {
+        exitCode = WEXITSTATUS(run.status);
+    } else if (WIFSIGNALED(run.status)) {
+        sig = WTERMSIG(run.status);
+        exitCode = 128 + sig;
+    }
+    auto ms = [](const timeval &tv) { return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000; };
+    emit(JsonOut()
+             .str("ev", "exit")
+             .num("id", run.id)
+             .num("exit_code", exitCode)
+             .num("signal", sig)
+             .boolean("timed_out", run.timedOut)
+             .boolean("output_truncated", run.truncated)
+             .num("duration_ms", run.reapedMs - run.startMs)
+             .num("max_rss_kb", run.usage.ru_maxrss)
+             .num("user_ms", ms(run.usage.ru_utime))
+             .num("sys_ms", ms(run.usage.ru_stime))
+             .done());
+    return true;
+}
+
+int mainLoop()
+{
+    Agent agent;
+
+    // SIGCHLD, SIGTERM, SIGINT and SIGHUP arrive through a signalfd; SIGPIPE is ignored so a
+    // closed pipe is an EPIPE, not a death.
+    sigset_t mask;
+    sigemptyset(&mask);
+    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP})
+        sigaddset(&mask, s);
+    sigprocmask(SIG_BLOCK, &mask, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+    agent.sigFd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (agent.sigFd < 0) {
+        logf("signalfd failed: %s", strerror(errno));
+        return 1;
+    }
+    // Orphaned grandchildren are re-parented to us, so we reap them (no zombies).
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    setNonBlocking(1);
+    fcntl(0, F_SETFD, FD_CLOEXEC);
+    fcntl(1, F_SETFD, FD_CLOEXEC);
+
+    std::vector<pollfd> fds;
+    struct Slots
+    {
+        long long id;
+        int in, out, err;
+    };
+    std::vector<Slots> slots;
+    for (;;) {
+        fds.clear();
+        slots.clear();
+        fds.push_back({agent.stdinEof ? -1 : 0, POLLIN, 0});
+        fds.push_back({1, short(agent.outPending() ? POLLOUT : 0), 0});
+        fds.push_back({agent.sigFd, POLLIN, 0});
+        const bool readChildren = agent.outPending() <= HighWater;
+        long long now = nowMs();
+        long long wakeAt = -1;
+        auto wakeBy = [&](long long t) { wakeAt = wakeAt < 0 ? t : std::min(wakeAt, t); };
+        for (auto &[id, run] : agent.runs) {
+            Slots s{id, -1, -1, -1};
+            if (run->inFd >= 0 && run->inPos < run->inBuf.size()) {
+                s.in = int(fds.size());
+                fds.push_back({run->inFd, POLLOUT, 0});
+            } else if (run->inFd >= 0 && run->inCloseRequested) {
+                s.in = int(fds.size());
+                fds.push_back({run->inFd, POLLOUT, 0}); // wakes us to close it
+            }
+            if (readChildren && run->outFd >= 0) {
+                s.out = int(fds.size());
+                fds.push_back({run->outFd, POLLIN, 0});
+            }
+            if (readChildren && run->errFd >= 0) {
+                s.err = int(fds.size());
+                fds.push_back({run->errFd, POLLIN, 0});
+            }
+            slots.push_back(s);
+            if (!run->reaped && run->deadlineMs > 0 && !run->timedOut)
+                wakeBy(run->deadlineMs);
+            if (run->reaped)
+                wakeBy(run->reapedMs + ExitGraceMs);
+        }
+        if (agent.stdinEof && agent.runs.empty())
+            break;
+        int timeout = wakeAt < 0 ? -1 : int(std::clamp(wakeAt - now, 0ll, 60'000ll));
+        const int n = poll(fds.data(), nfds_t(fds.size()), timeout);
+        if (n < 0 && errno != EINTR) {
+            logf("poll failed: %s", strerror(errno));
+            return 1;
+        }
+        if (n < 0)
+            continue;
+
+        if (fds[2].revents & POLLIN) {
+            signalfd_siginfo si;
+            while (::read(agent.sigFd, &si, sizeof si) == ssize_t(sizeof si)) {
+                if (si.ssi_signo != SIGCHLD) {
+                    logf("signal %u: stopping", si.ssi_signo);
+                    agent.stopping = true;
+                }
+            }
+            agent.reapChildren();
+        }
+        if (agent.stopping)
+            break;
+
+        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            char buf[65536];
+            const ssize_t got = ::read(0, buf, sizeof buf);
+            if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
+                agent.stdinEof = true;
+                agent.killAll(); // the engine is gone: nothing may outlive the stream
+            } else if (got > 0) {
+                agent.decoder.feed(buf, size_t(got));
+                std::string_view header, payload;
+                for (;;) {
+                    const auto st = agent.decoder.next(header, payload);
+                    if (st == FrameDecoder::Status::NeedMore)
+                        break;
+                    if (st == FrameDecoder::Status::Broken) {
+                        logf("broken request stream: %s", agent.decoder.error().c_str());
+                        agent.emitError(0, "broken request stream: " + agent.decoder.error());
+                        agent.flush();
+                        agent.killAll();
+                        return 2;
+                    }
+                    agent.handleFrame(header, payload);
+                }
+            }
+        }
+
+        for (const Slots &s : slots) {
+            auto it = agent.runs.find(s.id);
+            if (it == agent.runs.end())
+                continue;
+            agent.pumpRun(*it->second, s.in >= 0 ? &fds[size_t(s.in)] : nullptr,
+                          s.out >= 0 ? &fds[size_t(s.out)] : nullptr,
+                          s.err >= 0 ? &fds[size_t(s.err)] : nullptr);
+        }
+        // Runs added by this round's requests: write their stdin at once.
+        for (auto &[id, run] : agent.runs)
+            if (run->inFd >= 0 && (run->inPos < run->inBuf.size() || run->inCloseRequested))
+                agent.pumpRun(*run, nullptr, nullptr, nullptr);
+        now = nowMs();
+        for (auto it = agent.runs.begin(); it != agent.runs.end();) {
+            if (agent.finishIfDone(*it->second, now))
+                it = agent.runs.erase(it);
+            else
+                ++it;
+        }
+        if (!agent.flush() && !agent.stdinEof) {
+            agent.killAll();
+            return 1;
+        }
+    }
+    agent.killAll();
+    // Best effort: hand over the last events before leaving.
+    const int fl = fcntl(1, F_GETFL);
+    if (fl >= 0)
+        fcntl(1, F_SETFL, fl & ~O_NONBLOCK);
+    agent.flush();
+    return 0;
+}
+
+} // namespace
+
+int main()
+{
+    return mainLoop();
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The sandbox agent protocol, version 1. Header-only and free of Qt: the agent (a static
+// binary inside the sandbox, agent_main.cpp) and the engine (runtime/agentchannel.cpp)
+// both include it. This comment is the protocol's specification.
+//
+// Transport
+// ---------
+// One bidirectional byte stream: the agent's stdin (requests, engine -> agent) and stdout
+// (events, agent -> engine). With Docker this is a hijacked `attach` connection to the
+// container's main process, so the engine sees stdout inside Docker's multiplexed framing
+// first (FrameDemuxer) and this protocol inside that. The agent writes nothing but frames
+// on stdout; its own diagnostics go to stderr (free text, logged by the engine).
+//
+// Framing
+// -------
+//   [u32 big-endian L = total frame length, including these 8 bytes]
+//   [u32 big-endian H = header length]
+//   [H bytes: UTF-8 JSON object, the header]
+//   [L - 8 - H bytes: binary payload, may be empty]
+// L must be at least 8, at most MaxFrameBytes; H at most min(L - 8, MaxHeaderBytes).
+// A peer that receives a frame breaking these rules treats the stream as broken.
+// Headers are flat JSON objects whose values are strings, integers, booleans or arrays of
+// strings. Unknown fields are ignored; unknown ops are answered with an "error" event.
+//
+// Requests (engine -> agent), header field "op"
+// ---------------------------------------------
+//   {"op":"hello"}
+//       Answered with {"ev":"hello","version":1,"pid":P,"uid":U} (the agent's pid and uid).
+//   {"op":"run","id":N,"argv":["prog","arg"..],"env":["A=b"..],"cwd":"/sandbox",
+//    "stdin":B,"timeout_ms":T,"output_limit":O}
+//       Starts argv[0] (searched in PATH when it has no '/') in a new session and process
+//       group (setsid), so signals reach the run's whole process group. N: a run id
+//       chosen by the engine, unique among runs in flight on this stream (integer >= 1).
+//       env: entries added to (or replacing those of) the agent's own environment, which
+//       is the clean base environment the engine gave the sandbox. cwd: working
+//       directory (default: the agent's). stdin: true = a pipe fed by "stdin" requests,
+//       false = /dev/null. timeout_ms: wall-clock limit measured from the start; at the
+//       deadline the agent sends SIGKILL to the process group and reports
+//       timed_out=true (0 or absent = no limit). output_limit: cap on stdout+stderr bytes
+//       forwarded; the rest is read and dropped, output_truncated=true (0 = no cap).
+//       Answered by "started", output events, then exactly one "exit". When the program
+//       cannot be started (no such file, cwd missing) an "error" event follows "started"
+//       and the exit has exit_code 127 (126 for permission denied), as a shell reports.
+//       A request the agent refuses (bad id, empty argv) gets "error" and "exit" only.
+//   {"op":"stdin","id":N} + payload
+//       Bytes for run N's stdin. The agent buffers them (it never stops reading its own
+//       stdin, so the engine's writes cannot deadlock against its reads) and feeds the
+//       pipe as the program reads. Ignored after the program's stdin is closed.
+//   {"op":"stdin_close","id":N}
+//       Closes run N's stdin once the buffered bytes are written (the program sees EOF).
+//   {"op":"signal","id":N,"signal":S}
+//       Sends signal S to run N's whole process group (also after the run's leader
+//       exited, while members remain).
+//   {"op":"kill_all"}
+//       SIGKILLs the process groups of all runs and every other descendant of the agent
+//       (the agent is a child subreaper, so orphans that left their group are still its
+//       descendants). Resets a sandbox for its next borrower. Never kill(-1): the agent
+//       must be harmless when started outside a container. Runs in flight still end
+//       with their "exit" events. Answered with {"ev":"killed_all"}.
+//
+// Events (agent -> engine), header field "ev"
+// -------------------------------------------
+//   {"ev":"hello","version":1,"pid":P,"uid":U}
+//   {"ev":"started","id":N,"pid":P}                 P: the run's pid (= its pgid)
+//   {"ev":"stdout","id":N} + payload                a chunk of the program's stdout
+//   {"ev":"stderr","id":N} + payload                a chunk of the program's stderr
+//   {"ev":"exit","id":N,"exit_code":C,"signal":S,"timed_out":B,"output_truncated":B,
+//    "duration_ms":D,"max_rss_kb":K,"user_ms":U,"sys_ms":Y}
+//       The run is over: the leader was reaped and its output pipes reached EOF (or
+//       stayed open ExitGraceMs after the leader exited, because a background process
+//       kept them; such processes keep running until "kill_all"). C: exit status, or
+//       128+S when killed by signal S (S = 0 when not signalled). D: wall time from
+//       start to reap. K, U, Y: from wait4's rusage of the leader and its reaped
+//       descendants.
+//   {"ev":"error","id":N,"message":"..."}           N = 0 when not about a run
+//   {"ev":"killed_all"}
+//
+// Runs are independent: several may be in flight, and their events interleave.
+// On EOF of its stdin the agent SIGKILLs all its runs and exits 0.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace sandbox::agent {
+
+inline constexpr int ProtocolVersion = 1;
+/// Largest frame either side accepts (header + payload + 8).
+inline constexpr std::uint32_t MaxFrameBytes = 16u << 20;
+/// Largest JSON header.
+inline constexpr std::uint32_t MaxHeaderBytes = 1u << 20;
+/// Payload size that senders split large data into (well below MaxFrameBytes).
+inline constexpr std::size_t ChunkBytes = 256u << 10;
+/// How long the agent waits for a run's pipes to close after its leader exited.
+inline constexpr int ExitGraceMs = 200;
+
+inline void putU32(std::string &out, std::uint32_t v)
+{
+    const char b[4] = {char((v >> 24) & 0xff), char((v >> 16) & 0xff), char((v >> 8) & 0xff),
+                       char(v & 0xff)};
+    out.append(b, 4);
+}
+
+inline std::uint32_t getU32(const char *p)
+{
+    const auto *u = reinterpret_cast<const unsigned char *>(p);
+    return (std::uint32_t(u[0]) << 24) | (std::uint32_t(u[1]) << 16) |
+           (std::uint32_t(u[2]) << 8) | std::uint32_t(u[3]);
+}
+
+/// Appends one frame to out. Returns false (and appends nothing) when it would exceed
+/// MaxFrameBytes or MaxHeaderBytes.
+inline bool appendFrame(std::string &out, std::string_view header, std::string_view payload = {})
+{
+    const std::size_t total = 8 + header.size() + payload.size();
+    if (header.size() > MaxHeaderBytes || total > MaxFrameBytes)
+        return false;
+    out.reserve(out.size() + total);
+    putU32(out, std::uint32_t(total));
+    putU32(out, std::uint32_t(header.size()));
+    out.append(header);
+    out.append(payload);
+    return true;
+}
+
+/// Incremental frame parser: feed bytes as they arrive, then take frames with next().
+class FrameDecoder
+{
+public:
+    enum class Status
+    {
+        NeedMore, ///< no complete frame buffered
+        Frame,    ///< header/payload filled
+        Broken    ///< the stream violates the framing rules; error() says how
+    };
+
+    void feed(const char *data, std::size_t size)
+    {
+        // Drop consumed bytes before growing, so the buffer stays about one frame long.
+        if (m_pos > 0 && (m_pos == m_buf.size() || m_pos > (1u << 20))) {
+            m_buf.erase(0, m_pos);
+            m_pos = 0;
+        }
+        m_buf.append(data, size);
+    }
+
+    /// Takes the next complete frame. header and payload views stay valid until the next
+    /// feed() or next() call.
+    Status next(std::string_view &header, std::string_view &payload)
+    {
+        if (!m_error.empty())
+            return Status::Broken;
+        const std::size_t avail = m_buf.size() - m_pos;
+        if (avail < 8)
+            return Status::NeedMore;
+        const char *p = m_buf.data() + m_pos;
+        const std::uint32_t total = getU32(p);
+        const std::uint32_t hlen = getU32(p + 4);
+        if (total < 8 || total > MaxFrameBytes) {
+            m_error = "frame length " + std::to_string(total) + " outside 8.." +
+                      std::to_string(MaxFrameBytes);
+            return Status::Broken;
+        }
+        if (hlen > total - 8 || hlen > MaxHeaderBytes) {
+            m_error = "header length " + std::to_string(hlen) + " does not fit frame length " +
+                      std::to_string(total);
+            return Status::Broken;
+        }
+        if (avail < total)
+            return Status::NeedMore;
+        header = std::string_view(p + 8, hlen);
+        payload = std::string_view(p + 8 + hlen, total - 8 - hlen);
+        m_pos += total;
+        return Status::Frame;
+    }
+
+    /// Bytes buffered but not yet returned as frames (non-zero at EOF = cut-off frame).
+    std::size_t pending() const { return m_buf.size() - m_pos; }
+    const std::string &error() const { return m_error; }
+
+private:
+    std::string m_buf;
+    std::size_t m_pos = 0;
+    std::string m_error;
+};
+
+} // namespace sandbox::agent

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Widget tests of the main window, the editor, the console and the limits panel. The runs
+// go to the real engine (Docker at DOCKER_HOST or /var/run/docker.sock): a test that
+// needs it fails, saying what to start, when it is not there.
+#include "codeeditor.h"
+#include "enginebanner.h"
+#include "limitspanel.h"
+#include "mainwindow.h"
+#include "outputconsole.h"
+#include "session/engine.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLoggingCategory>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTextBlock>
+#include <QThread>
+#include <QToolButton>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int RunTimeoutMs = 60'000;
+
+/// The first fragment of the console's document that contains text, or an invalid one.
+QTextFragment findFragment(const QTextDocument *document, const QString &text)
+{
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            if (it.fragment().text().contains(text))
+                return it.fragment();
+    return {};
+}
+
+} // namespace
+
+class TestMainWindow final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+
+    void runsCodeInTheRealEngine();
+    void showsStderrDistinctly();
+    void stopsARun();
+    void reportsMissingEngine();
+    void reportsUnreachableEndpoint();
+    void restoresCodeAfterRestart();
+    void switchesLanguage();
+    void backendPickerOffersOnlyDocker();
+    void limitsPanelConvertsUnits();
+    void consoleDecodesRawBytes();
+    void consoleKeepsLinesWhole();
+    void consoleCapsAFlood();
+
+private:
+    /// The real engine; fails the calling test with what to start if it is not usable.
+    std::shared_ptr<sandbox::Engine> requireEngine();
+    void typeAndRun(MainWindow &window, const QString &code);
+
+    std::shared_ptr<sandbox::Engine> m_engine;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QLoggingCategory::setFilterRules(u"sandbox.*.debug=false"_s);
+}
+
+void TestMainWindow::init()
+{
+    // Every test starts without drafts and settings (test mode: under ~/.qttest).
+    for (auto location : {QStandardPaths::AppDataLocation, QStandardPaths::AppConfigLocation}) {
+        const QString dir = QStandardPaths::writableLocation(location);
+        QVERIFY(dir.contains(u".qttest"_s));
+        QDir(dir).removeRecursively();
+    }
+}
+
+std::shared_ptr<sandbox::Engine> TestMainWindow::requireEngine()
+{
+    if (m_engine)
+        return m_engine;
+    auto created = sandbox::Engine::create(sandbox::BackendProfile::fromEnvironment());
+    if (!created) {
+        QTest::qFail(qPrintable(u"cannot create the engine: "_s + created.error().toString()),
+                     __FILE__, __LINE__);
+        return nullptr;
+    }
+    auto engine = *created;
+    if (auto ping = engine->ping(); !ping) {
+        QTest::qFail(qPrintable(u"Docker is not reachable at "_s +
+                                engine->runtime().endpointDisplay() +
+                                u": start it (sudo dockerd, or sudo systemctl start docker). "_s +
+                                ping.error().toString()),
+                     __FILE__, __LINE__);
+        return nullptr;
+    }
+    const auto image = sandbox::Engine::defaultImageFor(u"python"_s);
+    if (!image) {
+        QTest::qFail(qPrintable(image.error().toString()), __FILE__, __LINE__);
+        return nullptr;
+    }
+    const auto exists = engine->runtime().imageExists(*image);
+    if (!exists || !*exists) {
+        QTest::qFail(qPrintable(u"the Python sandbox image "_s + *image +
+                                u" is missing: build it with `sandbox-studio images ensure "
+                                u"python`"_s),
+                     __FILE__, __LINE__);
+        return nullptr;
+    }
+    m_engine = engine;
+    return m_engine;
+}
+
+void TestMainWindow::typeAndRun(MainWindow &window, const QString &code)
+{
+    window.setLanguage(u"python"_s);
+    QCOMPARE(window.language(), u"python"_s);
+    QCOMPARE(window.editor()->highlightingDefinition(), u"Python"_s);
+
+    window.editor()->clear();
+    window.editor()->setFocus();
+    QTest::keyClicks(window.editor(), code);
+    QCOMPARE(window.editor()->toPlainText(), code);
+}
+
+void TestMainWindow::runsCodeInTheRealEngine()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+
+    MainWindow window(engine);
+    QSignalSpy checked(&window, &MainWindow::engineChecked);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    // The start-up check reports the engine in the status bar and keeps the banner hidden.
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 10'000);
+    QCOMPARE(checked.first().first().toBool(), true);
+    auto *banner = window.findChild<EngineBanner *>(u"engineBanner"_s);
+    QVERIFY(banner);
+    QVERIFY(banner->isHidden());
+    auto *status = window.findChild<QLabel *>(u"backendStatus"_s);
+    QVERIFY(status);
+    QVERIFY2(status->text().contains(engine->runtime().endpointDisplay()),
+             qPrintable(status->text()));
+
+    const QString code = uR"(print("hello from the widget test"))"_s;
+    typeAndRun(window, code);
+
+    auto *runButton = window.findChild<QToolButton *>(u"runButton"_s);
+    auto *stopButton = window.findChild<QToolButton *>(u"stopButton"_s);
+    QVERIFY(runButton);
+    QVERIFY(stopButton);
+    QVERIFY(runButton->isEnabled());
+    QVERIFY(!stopButton->isEnabled());
+
+    QSignalSpy started(&window, &MainWindow::runStarted);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QTest::mouseClick(runButton, Qt::LeftButton);
+    QCOMPARE(started.count(), 1);
+    QVERIFY(window.isRunning());
+    QVERIFY(!runButton->isEnabled());
+    QVERIFY(stopButton->isEnabled());
+
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, RunTimeoutMs);
+    const QString text = window.console()->toPlainText();
+    qInfo().noquote() << u"console:\n"_s + text;
+    QVERIFY2(finished.first().first().toBool(), qPrintable(text));
+    QVERIFY2(text.contains(u"hello from the widget test"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"exit 0"_s), qPrintable(text));
+    QVERIFY(!window.isRunning());
+    QVERIFY(runButton->isEnabled());
+    QVERIFY(!stopButton->isEnabled());
+}
+
+void TestMainWindow::showsStderrDistinctly()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+
+    MainWindow window(engine);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+
+    typeAndRun(window,
+               uR"(import sys; print("fine"); print("oops", file=sys.stderr); sys.exit(2))"_s);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    // The keyboard path: Ctrl+Return in the editor runs, and does not add a line.
+    QTest::keyClick(window.editor(), Qt::Key_Return, Qt::ControlModifier);
+    QVERIFY(window.isRunning());
+    QVERIFY(!window.editor()->toPlainText().contains(u'\n'));
+
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, RunTimeoutMs);
+    OutputConsole *console = window.console();
+    const QString text = console->toPlainText();
+    qInfo().noquote() << u"console:\n"_s + text;
+    QVERIFY2(finished.first().first().toBool(), qPrintable(text));
+    QVERIFY2(text.contains(u"exit 2"_s), qPrintable(text));
+
+    const QTextFragment oops = findFragment(console->document(), u"oops"_s);
+    QVERIFY2(oops.isValid(), qPrintable(text));
+    QCOMPARE(oops.charFormat().foreground().color(), console->stderrColor());
+    QCOMPARE(oops.charFormat().property(OutputConsole::StreamProperty).toInt(),
+             int(OutputConsole::Kind::Stderr));
+    const QTextFragment fine = findFragment(console->document(), u"fine"_s);
+    QVERIFY(fine.isValid());
+    QVERIFY(fine.charFormat().foreground().color() != console->stderrColor());
+    QCOMPARE(fine.charFormat().property(OutputConsole::StreamProperty).toInt(),
+             int(OutputConsole::Kind::Stdout));
+}
+
+void TestMainWindow::stopsARun()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+
+    MainWindow window(engine);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.setLanguage(u"python"_s);
+    window.editor()->setPlainText(
+        u"import time\nprint('started', flush=True)\ntime.sleep(60)\nprint('not reached')\n"_s);
+
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.runCode();
+    // Output streams in while the program runs.
+    QTRY_VERIFY_WITH_TIMEOUT(window.console()->toPlainText().contains(u"started"_s), 30'000);
+    QVERIFY(window.isRunning());
+    QCOMPARE(finished.count(), 0);
+
+    auto *stopButton = window.findChild<QToolButton *>(u"stopButton"_s);
+    QVERIFY(stopButton && stopButton->isEnabled());
+    QElapsedTimer timer;
+    timer.start();
+    QTest::mouseClick(stopButton, Qt::LeftButton);
+    QVERIFY(!stopButton->isEnabled()); // no second stop while stopping
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20'000);
+    qInfo("stopped after %lld ms", timer.elapsed());
+
+    const QString text = window.console()->toPlainText();
+    qInfo().noquote() << u"console:\n"_s + text;
+    QVERIFY2(!text.contains(u"not reached"_s), qPrintable(text));
+    if (finished.first().first().toBool())
+        QVERIFY2(text.contains(u"stopped"_s), qPrintable(text));
+    QVERIFY(!window.isRunning());
+    QVERIFY(window.findChild<QToolButton *>(u"runButton"_s)->isEnabled());
+}
+
+void TestMainWindow::reportsMissingEngine()
+{
+    MainWindow window(nullptr);
+    window.setEngineError(sandbox::Error{sandbox::ErrorCode::InvalidArgument,
+                                         u"DOCKER_HOST has an unsupported scheme"_s,
+                                         u"ftp://example"_s});
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    auto *banner = window.findChild<EngineBanner *>(u"engineBanner"_s);
+    QVERIFY(banner);
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->headline().contains(u"DOCKER_HOST has an unsupported scheme"_s),
+             qPrintable(banner->headline()));
+
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.runCode();
+    QTRY_COMPARE(finished.count(), 1);
+    QCOMPARE(finished.first().first().toBool(), false);
+    const QString text = window.console()->toPlainText();
+    QVERIFY2(text.contains(u"Error: DOCKER_HOST has an unsupported scheme"_s), qPrintable(text));
+    QVERIFY(!window.isRunning());
+}
+
+void TestMainWindow::reportsUnreachableEndpoint()
+{
+    sandbox::BackendProfile profile;
+    profile.uri = u"unix:///nonexistent.sock"_s;
+    auto created = sandbox::Engine::create(profile);
+    QVERIFY2(created, qPrintable(created ? QString() : created.error().toString()));
+
+    MainWindow window(*created);
+    QSignalSpy checked(&window, &MainWindow::engineChecked);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 10'000);
+    QCOMPARE(checked.first().first().toBool(), false);
+    QVERIFY(!window.isEngineReachable());
+
+    // Visible in the window itself, not only in a tooltip, and it says what to do.
+    auto *banner = window.findChild<EngineBanner *>(u"engineBanner"_s);
+    QVERIFY(banner);
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->headline().contains(u"unix:///nonexistent.sock"_s),
+             qPrintable(banner->headline()));
+    QVERIFY2(banner->headline().contains(u"Retry"_s), qPrintable(banner->headline()));
+    auto *status = window.findChild<QLabel *>(u"backendStatus"_s);
+    QVERIFY(status);
+    QVERIFY2(status->text().contains(u"not reachable"_s), qPrintable(status->text()));
+
+    // Retry asks again (and fails again).
+    auto *retry = banner->findChild<QPushButton *>(u"retryButton"_s);
+    QVERIFY(retry);
+    QTest::mouseClick(retry, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, 10'000);
+    QCOMPARE(checked.last().first().toBool(), false);
+
+    // Run gives an error line, and the window recovers.
+    window.editor()->setPlainText(u"print(1)"_s);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.runCode();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+    QCOMPARE(finished.first().first().toBool(), false);
+    const QString text = window.console()->toPlainText();
+    QVERIFY2(text.contains(u"Error: "_s), qPrintable(text));
+    QVERIFY(!window.isRunning());
+    QVERIFY(window.findChild<QToolButton *>(u"runButton"_s)->isEnabled());
+}
+
+void TestMainWindow::restoresCodeAfterRestart()
+{
+    const QString code = u"console.log('this survives a restart');\n// é ✓\n"_s;
+    {
+        MainWindow window(nullptr);
+        window.setLanguage(u"javascript"_s);
+        window.editor()->setPlainText(code);
+        auto limits = window.limitsPanel()->limits();
+        limits.memoryBytes = 1024ll << 20;
+        limits.timeoutMs = 12'000;
+        window.limitsPanel()->setLimits(limits);
+        window.limitsPanel()->setNetworkEnabled(true);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.close();
+    }
+    {
+        MainWindow window(nullptr);
+        QCOMPARE(window.language(), u"javascript"_s);
+        QCOMPARE(window.editor()->toPlainText(), code);
+        QCOMPARE(window.editor()->highlightingDefinition(), u"JavaScript"_s);
+        QCOMPARE(window.limitsPanel()->limits().memoryBytes, 1024ll << 20);
+        QCOMPARE(window.limitsPanel()->limits().timeoutMs, qint64(12'000));
+        QVERIFY(window.limitsPanel()->networkEnabled());
+
+        // The autosave runs about a second after the last edit, without a close.
+        window.editor()->setPlainText(u"console.log(2);\n"_s);
+        QTest::qWait(1500);
+        MainWindow other(nullptr);
+        QCOMPARE(other.editor()->toPlainText(), u"console.log(2);\n"_s);
+    }
+}
+
+void TestMainWindow::switchesLanguage()
+{
+    MainWindow window(nullptr);
+    auto *picker = window.findChild<QComboBox *>(u"languagePicker"_s);
+    QVERIFY(picker);
+    QCOMPARE(picker->count(), 6);
+    const QStringList expected{u"python"_s, u"javascript"_s, u"java"_s, u"cpp"_s, u"go"_s, u"r"_s};
+    for (const QString &id : expected)
+        QVERIFY2(picker->findData(id) >= 0, qPrintable(id));
+
+    // Untouched sample code follows the language, and so does the highlighting.
+    window.setLanguage(u"python"_s);
+    const QString pythonSample = window.editor()->toPlainText();
+    QVERIFY(!pythonSample.isEmpty());
+    picker->setCurrentIndex(picker->findData(u"go"_s));
+    QCOMPARE(window.language(), u"go"_s);
+    QCOMPARE(window.editor()->highlightingDefinition(), u"Go"_s);
+    QVERIFY(window.editor()->toPlainText().contains(u"package main"_s));
+
+    // Code the user wrote stays when the language changes.
+    window.editor()->setPlainText(u"fmt.Println(42)"_s);
+    window.setLanguage(u"cpp"_s);
+    QCOMPARE(window.editor()->toPlainText(), u"fmt.Println(42)"_s);
+    QCOMPARE(window.editor()->highlightingDefinition(), u"C++"_s);
+
+    // Aliases work; unknown ids change nothing.
+    window.setLanguage(u"py"_s);
+    QCOMPARE(window.language(), u"python"_s);
+    window.setLanguage(u"cobol"_s);
+    QCOMPARE(window.language(), u"python"_s);
+
+    // An unknown highlighting name falls back to plain text.
+    window.editor()->setLanguage(u"No Such Language"_s);
+    QCOMPARE(window.editor()->highlightingDefinition(), u"None"_s);
+}
+
+void TestMainWindow::backendPickerOffersOnlyDocker()
+{
+    MainWindow window(nullptr);
+    auto *picker = window.findChild<QComboBox *>(u"backendPicker"_s);
+    QVERIFY(picker);
+    QCOMPARE(picker->count(), 4);
+    QCOMPARE(picker->currentText(), u"Local Docker"_s);
+    auto *model = qobject_cast<QStandardItemModel *>(picker->model());
+    QVERIFY(model);
+    QVERIFY(model->item(0)->isEnabled());
+    for (int i = 1; i < picker->count(); ++i) {
+        QVERIFY(!model->item(i)->isEnabled());
+        QVERIFY2(model->item(i)->text().contains(u"not available yet"_s),
+                 qPrintable(model->item(i)->text()));
+    }
+    for (const char *name :
+         {"editor", "console", "runButton", "stopButton", "limitsPanel", "engineBanner"})
+        QVERIFY2(window.findChild<QWidget *>(QString::fromLatin1(name)), name);
+}
+
+void TestMainWindow::limitsPanelConvertsUnits()
+{
+    LimitsPanel panel;
+    const sandbox::Limits defaults;
+    QCOMPARE(panel.limits().nanoCpus, defaults.nanoCpus);
+    QCOMPARE(panel.limits().memoryBytes, defaults.memoryBytes);
+    QCOMPARE(panel.limits().pids, defaults.pids);
+    QCOMPARE(panel.limits().timeoutMs, defaults.timeoutMs);
+    QCOMPARE(panel.limits().outputBytes, defaults.outputBytes);
+    QVERIFY(!panel.networkEnabled());
+
+    sandbox::Limits limits;
+    limits.nanoCpus = 1'500'000'000;
+    limits.memoryBytes = 256ll << 20;
+    limits.pids = 64;
+    limits.timeoutMs = 5'000;
+    limits.outputBytes = 64ll << 10;
+    limits.workDirBytes = 32ll << 20; // no control: carried through
+    QSignalSpy changed(&panel, &LimitsPanel::limitsChanged);
+    panel.setLimits(limits);
+    QVERIFY(changed.count() > 0);
+    const auto back = panel.limits();
+    if (QThread::idealThreadCount() >= 2)
+        QCOMPARE(back.nanoCpus, qint64(1'500'000'000));
+    QCOMPARE(back.memoryBytes, 256ll << 20);
+    QCOMPARE(back.pids, qint64(64));
+    QCOMPARE(back.timeoutMs, qint64(5'000));
+    QCOMPARE(back.outputBytes, 64ll << 10);
+    QCOMPARE(back.workDirBytes, 32ll << 20);
+
+    for (auto *control : panel.findChildren<QWidget *>()) {
+        if (qobject_cast<QAbstractSpinBox *>(control) || qobject_cast<QAbstractButton *>(control))
+            QVERIFY2(!control->accessibleName().isEmpty(), qPrintable(control->objectName()));
+    }
+
+    panel.resetToDefaults();
+    QCOMPARE(panel.limits().memoryBytes, defaults.memoryBytes);
+}
+
+void TestMainWindow::consoleDecodesRawBytes()
+{
+    OutputConsole console;
+    console.beginRun(u"bytes"_s);
+    console.appendStdout(QByteArrayView("a\0b\n", 4));
+    // "é" split across two chunks, then an invalid byte.
+    console.appendStdout(QByteArrayView("caf\xc3", 4));
+    console.appendStdout(QByteArrayView("\xa9 \xff!\r", 5));
+    console.appendStdout(QByteArrayView("\n\x1b[31mred\x1b[0m\n", 14));
+    console.appendStderr(QByteArrayView("warn\n", 5));
+    sandbox::RunResult result;
+    result.exitCode = 137;
+    result.durationMs = 1234;
+    result.timedOut = true;
+    result.outputTruncated = true;
+    console.appendResult(result);
+
+    const QString text = console.toPlainText();
+    QVERIFY2(text.contains(u"a\u2400b\n"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"café \uFFFD!\nred\n"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"exit 137"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"timed out"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"output truncated"_s), qPrintable(text));
+    QVERIFY2(!text.contains(u"\x1b"_s), qPrintable(text));
+    const QTextFragment warn = findFragment(console.document(), u"warn"_s);
+    QVERIFY(warn.isValid());
+    QCOMPARE(warn.charFormat().foreground().color(), console.stderrColor());
+}
+
+void TestMainWindow::consoleKeepsLinesWhole()
+{
+    OutputConsole console;
+    console.beginRun(u"lines"_s);
+    // A line is shown once complete, so the streams do not mix mid-line.
+    console.appendStdout("abc");
+    console.appendStderr("err\n");
+    console.appendStdout("def\n");
+    console.flush();
+    QVERIFY2(console.toPlainText().endsWith(u"err\nabcdef\n"_s), qPrintable(console.toPlainText()));
+
+    // A prompt without a newline still shows up after a moment.
+    console.appendStdout("name? ");
+    QTRY_VERIFY(console.toPlainText().endsWith(u"name? "_s));
+
+    // Status lines start on a line of their own.
+    console.appendStatus(u"status"_s);
+    console.flush();
+    QVERIFY2(console.toPlainText().endsWith(u"name? \nstatus\n"_s),
+             qPrintable(console.toPlainText()));
+}
+
+void TestMainWindow::consoleCapsAFlood()
+{
+    OutputConsole console;
+    console.setMaximumCharacters(200'000);
+    console.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&console));
+
+    // 20,000 small chunks (2 MB): appends are cheap, the document is written in batches.
+    const QByteArray line = QByteArray(99, 'x') + '\n';
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < 20'000; ++i)
+        console.appendStdout(line);
+    console.appendStdout(QByteArray(50'000, 'y')); // one long line, broken for layout
+    console.appendStdout("\nlast line\n");
+    qInfo("appending 2 MB in 20,000 chunks took %lld ms", timer.elapsed());
+    QTRY_VERIFY(console.toPlainText().contains(u"last line"_s));
+
+    QVERIFY2(console.document()->characterCount() <= 200'000 + 1000,
+             qPrintable(QString::number(console.document()->characterCount())));
+    QVERIFY(console.toPlainText().startsWith(u"[earlier output removed"_s));
+    for (QTextBlock block = console.document()->begin(); block.isValid(); block = block.next())
+        QVERIFY(block.length() <= OutputConsole::MaximumLineLength + 1);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "limitspanel.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace {
+
+constexpr qint64 MiB = 1ll << 20;
+constexpr qint64 KiB = 1ll << 10;
+constexpr double NanoCpusPerCore = 1e9;
+
+QSpinBox *spinBox(int min, int max, int step, const QString &suffix, const QString &name,
+                  const QString &help, QWidget *parent)
+{
+    auto *box = new QSpinBox(parent);
+    box->setRange(min, max);
+    box->setSingleStep(step);
+    box->setSuffix(suffix);
+    box->setAccelerated(true);
+    box->setAlignment(Qt::AlignRight);
+    box->setAccessibleName(name);
+    box->setToolTip(help);
+    return box;
+}
+
+int clampToInt(qint64 value, const QSpinBox *box)
+{
+    return int(std::clamp<qint64>(value, box->minimum(), box->maximum()));
+}
+
+} // namespace
+
+LimitsPanel::LimitsPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_cpus(new QDoubleSpinBox(this))
+    , m_memoryMiB(spinBox(32, 64 * 1024, 64, tr(" MiB"), tr("Memory limit"),
+                          tr("Memory the sandbox may use (swap included); the program is killed "
+                             "when it needs more."),
+                          this))
+    , m_pids(spinBox(16, 32768, 16, QString(), tr("Process limit"),
+                     tr("Processes and threads the sandbox may run at once."), this))
+    , m_timeoutSeconds(spinBox(1, 3600, 5, tr(" s"), tr("Time limit"),
+                               tr("Wall time of the program; it is killed at the limit."), this))
+    , m_outputKiB(spinBox(1, 64 * 1024, 64, tr(" KiB"), tr("Output limit"),
+                          tr("Output (stdout and stderr) kept from a run; the rest is dropped "
+                             "and the run is flagged as truncated."),
+                          this))
+    , m_network(new QCheckBox(tr("Allow network access"), this))
+{
+    setObjectName(QStringLiteral("limitsPanel"));
+
+    m_cpus->setObjectName(QStringLiteral("cpuLimit"));
+    m_memoryMiB->setObjectName(QStringLiteral("memoryLimit"));
+    m_pids->setObjectName(QStringLiteral("pidsLimit"));
+    m_timeoutSeconds->setObjectName(QStringLiteral("timeLimit"));
+    m_outputKiB->setObjectName(QStringLiteral("outputLimit"));
+    m_network->setObjectName(QStringLiteral("networkEnabled"));
+
+    m_cpus->setRange(0.1, qMax(1, QThread::idealThreadCount()));
+    m_cpus->setDecimals(1);
+    m_cpus->setSingleStep(0.5);
+    m_cpus->setSuffix(tr(" cores"));
+    m_cpus->setAlignment(Qt::AlignRight);
+    m_cpus->setAccelerated(true);
+    m_cpus->setAccessibleName(tr("CPU limit"));
+    m_cpus->setToolTip(tr("CPU time the sandbox may use, in cores (1.5 = one and a half)."));
+
+    m_network->setAccessibleName(tr("Network access"));
+    m_network->setToolTip(tr("Off by default: the sandbox has no network interface except "
+                             "loopback. Turn on only for code you trust to reach the internet."));
+
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    const auto addRow = [form](const QString &label, QWidget *field) {
+        auto *text = new QLabel(label);
+        text->setBuddy(field);
+        form->addRow(text, field);
+    };
+    addRow(tr("&CPU:"), m_cpus);
+    addRow(tr("&Memory:"), m_memoryMiB);
+    addRow(tr("&Processes:"), m_pids);
+    addRow(tr("&Time:"), m_timeoutSeconds);
+    addRow(tr("&Output:"), m_outputKiB);
+    form->addRow(m_network);
+
+    auto *reset = new QPushButton(tr("Reset to defaults"), this);
+    reset->setObjectName(QStringLiteral("resetLimits"));
+    reset->setAccessibleName(tr("Reset limits to defaults"));
+    connect(reset, &QPushButton::clicked, this, &LimitsPanel::resetToDefaults);
+
+    auto *hint = new QLabel(tr("Applied to the next run."), this);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    hint->setWordWrap(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(hint);
+    layout->addWidget(reset, 0, Qt::AlignRight);
+    layout->addStretch(1);
+
+    resetToDefaults();
+
+    const auto changed = [this] { Q_EMIT limitsChanged(); };
+    connect(m_cpus, &QDoubleSpinBox::valueChanged, this, changed);
+    for (QSpinBox *box : {m_memoryMiB, m_pids, m_timeoutSeconds, m_outputKiB})
+        connect(box, &QSpinBox::valueChanged, this, changed);
+    connect(m_network, &QCheckBox::toggled, this, changed);
+}
+
+sandbox::Limits LimitsPanel::limits() const
+{
+    sandbox::Limits limits = m_hidden;
+    limits.nanoCpus = std::llround(m_cpus->value() * NanoCpusPerCore);
+    limits.memoryBytes = m_memoryMiB->value() * MiB;
+    limits.pids = m_pids->value();
+    limits.timeoutMs = qint64(m_timeoutSeconds->value()) * 1000;
+    limits.outputBytes = m_outputKiB->value() * KiB;
+    return limits;
+}
+
+void LimitsPanel::setLimits(const sandbox::Limits &limits)
+{
+    m_hidden = limits;
+    m_cpus->setValue(double(limits.nanoCpus) / NanoCpusPerCore);
+    m_memoryMiB->setValue(clampToInt(limits.memoryBytes / MiB, m_memoryMiB));
+    m_pids->setValue(clampToInt(limits.pids, m_pids));
+    m_timeoutSeconds->setValue(clampToInt((limits.timeoutMs + 999) / 1000, m_timeoutSeconds));
+    m_outputKiB->setValue(clampToInt(limits.outputBytes / KiB, m_outputKiB));
+}
+
+bool LimitsPanel::networkEnabled() const
+{
+    return m_network->isChecked();
+}
+
+void LimitsPanel::setNetworkEnabled(bool enabled)
+{
+    m_network->setChecked(enabled);
+}
+
+void LimitsPanel::resetToDefaults()
+{
+    setLimits(sandbox::Limits{});
+    setNetworkEnabled(false);
+}

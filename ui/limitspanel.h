@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "session/runtypes.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QSpinBox;
+
+/// Form for the resource limits of a run (meant for a dock). Shows people's units (cores,
+/// MiB, seconds, KiB) and converts to and from sandbox::Limits (bytes, nano-CPUs, ms).
+/// Fields it does not show (work directory, artifacts) keep the values last set.
+class LimitsPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit LimitsPanel(QWidget *parent = nullptr);
+
+    sandbox::Limits limits() const;
+    /// Values outside a control's range are clamped to it.
+    void setLimits(const sandbox::Limits &limits);
+
+    bool networkEnabled() const;
+    void setNetworkEnabled(bool enabled);
+
+    /// Restores the defaults of sandbox::Limits{} and network off.
+    void resetToDefaults();
+
+Q_SIGNALS:
+    /// Any value changed, by the user or by a setter.
+    void limitsChanged();
+
+private:
+    sandbox::Limits m_hidden; // carries the fields without a control
+    QDoubleSpinBox *m_cpus;
+    QSpinBox *m_memoryMiB;
+    QSpinBox *m_pids;
+    QSpinBox *m_timeoutSeconds;
+    QSpinBox *m_outputKiB;
+    QCheckBox *m_network;
+};

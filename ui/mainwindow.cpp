@@ -1,0 +1,808 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mainwindow.h"
+
+#include "codeeditor.h"
+#include "enginebanner.h"
+#include "languages/language.h"
+#include "limitspanel.h"
+#include "outputconsole.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QThread>
+#include <QTime>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <mutex>
+
+using namespace Qt::StringLiterals;
+using namespace sandbox;
+
+namespace {
+
+constexpr int AutosaveDelayMs = 1000;
+constexpr int ElapsedRefreshMs = 100;
+
+namespace key {
+constexpr auto Language = "language"_L1;
+constexpr auto Geometry = "window/geometry"_L1;
+constexpr auto State = "window/state"_L1;
+constexpr auto Splitter = "window/splitter"_L1;
+constexpr auto NanoCpus = "limits/nanoCpus"_L1;
+constexpr auto Memory = "limits/memoryBytes"_L1;
+constexpr auto Pids = "limits/pids"_L1;
+constexpr auto Timeout = "limits/timeoutMs"_L1;
+constexpr auto Output = "limits/outputBytes"_L1;
+constexpr auto Network = "limits/network"_L1;
+} // namespace key
+
+QIcon themedIcon(QIcon::ThemeIcon icon, QStyle::StandardPixmap fallback, const QWidget *widget)
+{
+    return QIcon::fromTheme(icon, widget->style()->standardIcon(fallback, nullptr, widget));
+}
+
+/// "Docker 20.10.24" from {name "Docker Engine", version "20.10.24+dfsg1"}.
+QString engineTitle(const RuntimeInfo &info)
+{
+    const QString product = info.isPodman ? u"Podman"_s : u"Docker"_s;
+    return product + u' ' + info.version.section(u'+', 0, 0);
+}
+
+} // namespace
+
+/// Carries a run's events from the engine's worker thread to the window. Events are
+/// queued under a mutex and at most one drain is posted at a time, so a flood of small
+/// chunks becomes a few GUI-thread calls. The window detaches itself when it is
+/// destroyed, after which events are dropped.
+struct MainWindow::RunChannel
+{
+    enum class Kind
+    {
+        Stdout,
+        Stderr,
+        Status
+    };
+    struct Event
+    {
+        Kind kind;
+        QByteArray data;
+        QString status;
+    };
+
+    explicit RunChannel(MainWindow *window)
+        : target(window)
+    {}
+
+    void push(Kind kind, QByteArrayView data, const QString &status = {})
+    {
+        std::lock_guard lock(mutex);
+        if (!target)
+            return;
+        if (kind != Kind::Status && !events.isEmpty() && events.last().kind == kind)
+            events.last().data.append(data);
+        else
+            events.append(Event{kind, data.toByteArray(), status});
+        if (!drainPosted) {
+            drainPosted = true;
+            QMetaObject::invokeMethod(target, &MainWindow::drainRunOutput, Qt::QueuedConnection);
+        }
+    }
+
+    QList<Event> take()
+    {
+        std::lock_guard lock(mutex);
+        drainPosted = false;
+        return std::exchange(events, {});
+    }
+
+    void detach()
+    {
+        std::lock_guard lock(mutex);
+        target = nullptr;
+    }
+
+    std::mutex mutex;
+    MainWindow *target;
+    QList<Event> events;
+    bool drainPosted = false;
+};
+
+MainWindow::MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent)
+    : QMainWindow(parent)
+    , m_engine(std::move(engine))
+    , m_settings(new QSettings(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) +
+                                   u"/sandbox-studio.conf"_s,
+                               QSettings::IniFormat, this))
+{
+    setWindowTitle(tr("Sandbox Studio"));
+    setObjectName(u"mainWindow"_s);
+
+    createActions();
+    createCentralArea();
+    createToolBar();
+    createDock();
+    createMenus();
+    createStatusBar();
+
+    m_autosave.setSingleShot(true);
+    m_autosave.setInterval(AutosaveDelayMs);
+    connect(&m_autosave, &QTimer::timeout, this, &MainWindow::saveDraft);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_settingText)
+            return;
+        m_draftDirty = true;
+        m_autosave.start();
+    });
+
+    m_elapsedTimer.setInterval(ElapsedRefreshMs);
+    connect(&m_elapsedTimer, &QTimer::timeout, this, &MainWindow::updateElapsed);
+
+    restoreSettings();
+    updateRunActions();
+    m_editor->setFocus();
+
+    // Ask the engine once the window is up; the answer arrives from a worker thread.
+    if (m_engine)
+        QMetaObject::invokeMethod(this, &MainWindow::checkEngine, Qt::QueuedConnection);
+    else
+        showEngineProblem(Error{ErrorCode::Internal, tr("No container engine was set up."), {}});
+}
+
+MainWindow::~MainWindow()
+{
+    if (m_channel)
+        m_channel->detach();
+    if (m_running)
+        m_cancel.cancel(); // the engine removes the sandbox on its way out
+    saveDraft();
+}
+
+void MainWindow::setEngineError(const sandbox::Error &error)
+{
+    m_engineError = error;
+    if (!m_engine)
+        showEngineProblem(error);
+}
+
+// ---------------------------------------------------------------------------------------
+// Construction
+
+void MainWindow::createActions()
+{
+    m_runAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::MediaPlaybackStart, QStyle::SP_MediaPlay, this),
+                    tr("&Run"), this);
+    m_runAction->setObjectName(u"runAction"_s);
+    m_runAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    m_runAction->setToolTip(tr("Run the code in a fresh sandbox (%1)")
+                                .arg(m_runAction->shortcut().toString(QKeySequence::NativeText)));
+    m_runAction->setStatusTip(tr("Run the code in a fresh, isolated sandbox"));
+    connect(m_runAction, &QAction::triggered, this, &MainWindow::runCode);
+
+    m_stopAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::MediaPlaybackStop, QStyle::SP_MediaStop, this),
+                    tr("&Stop"), this);
+    m_stopAction->setObjectName(u"stopAction"_s);
+    m_stopAction->setShortcuts(
+        {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_Period)});
+    m_stopAction->setToolTip(tr("Stop the run and remove its sandbox (%1)")
+                                 .arg(m_stopAction->shortcut().toString(QKeySequence::NativeText)));
+    m_stopAction->setStatusTip(tr("Stop the running program"));
+    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
+
+    m_clearAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::EditClear, QStyle::SP_DialogResetButton, this),
+                    tr("&Clear Output"), this);
+    m_clearAction->setObjectName(u"clearAction"_s);
+    m_clearAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_clearAction->setToolTip(
+        tr("Clear the output (%1)")
+            .arg(m_clearAction->shortcut().toString(QKeySequence::NativeText)));
+
+    m_retryAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::ViewRefresh, QStyle::SP_BrowserReload, this),
+                    tr("Check &Engine Again"), this);
+    m_retryAction->setObjectName(u"retryAction"_s);
+    connect(m_retryAction, &QAction::triggered, this, &MainWindow::retryEngine);
+
+    m_aboutAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::HelpAbout, QStyle::SP_MessageBoxInformation, this),
+                    tr("&About Sandbox Studio"), this);
+    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
+
+    m_quitAction = new QAction(
+        themedIcon(QIcon::ThemeIcon::ApplicationExit, QStyle::SP_DialogCloseButton, this),
+        tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence::Quit);
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+}
+
+void MainWindow::createToolBar()
+{
+    m_toolBar = addToolBar(tr("Main Toolbar"));
+    m_toolBar->setObjectName(u"mainToolBar"_s);
+    m_toolBar->setMovable(false);
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    m_languagePicker = new QComboBox(m_toolBar);
+    m_languagePicker->setObjectName(u"languagePicker"_s);
+    m_languagePicker->setAccessibleName(tr("Language"));
+    m_languagePicker->setToolTip(tr("Language of the code"));
+    m_languagePicker->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    for (const auto &language : LanguageRegistry::instance().all())
+        m_languagePicker->addItem(language.displayName, language.id);
+    connect(m_languagePicker, &QComboBox::currentIndexChanged, this,
+            [this](int index) { applyLanguage(m_languagePicker->itemData(index).toString()); });
+
+    m_backendPicker = new QComboBox(m_toolBar);
+    m_backendPicker->setObjectName(u"backendPicker"_s);
+    m_backendPicker->setAccessibleName(tr("Backend"));
+    m_backendPicker->setToolTip(tr("Container engine that runs the sandboxes"));
+    // Sized for the available entry; the popup still shows the longer, disabled ones.
+    m_backendPicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_backendPicker->setMinimumContentsLength(14);
+    m_backendPicker->addItem(tr("Local Docker"), u"docker"_s);
+    auto *model = qobject_cast<QStandardItemModel *>(m_backendPicker->model());
+    const QList<std::pair<QString, QString>> later{
+        {tr("Local Podman"), u"podman"_s},
+        {tr("Remote Docker (TLS)"), u"docker-tls"_s},
+        {tr("Kubernetes"), u"kubernetes"_s},
+    };
+    for (const auto &[name, kind] : later) {
+        m_backendPicker->addItem(tr("%1 (not available yet)").arg(name), kind);
+        if (QStandardItem *item = model ? model->item(m_backendPicker->count() - 1) : nullptr) {
+            item->setEnabled(false);
+            item->setToolTip(tr("%1 is not available yet.").arg(name));
+        }
+    }
+    m_backendPicker->setCurrentIndex(0);
+
+    const auto label = [this](const QString &text, QWidget *buddy) {
+        auto *l = new QLabel(text, m_toolBar);
+        l->setBuddy(buddy);
+        l->setContentsMargins(6, 0, 4, 0);
+        return l;
+    };
+    m_toolBar->addWidget(label(tr("&Language:"), m_languagePicker));
+    m_toolBar->addWidget(m_languagePicker);
+    m_toolBar->addWidget(label(tr("&Backend:"), m_backendPicker));
+    m_toolBar->addWidget(m_backendPicker);
+    m_toolBar->addSeparator();
+    m_toolBar->addAction(m_runAction);
+    m_toolBar->addAction(m_stopAction);
+
+    QWidget *runButton = m_toolBar->widgetForAction(m_runAction);
+    runButton->setObjectName(u"runButton"_s);
+    QFont bold = runButton->font();
+    bold.setBold(true);
+    runButton->setFont(bold);
+    m_toolBar->widgetForAction(m_stopAction)->setObjectName(u"stopButton"_s);
+}
+
+void MainWindow::createCentralArea()
+{
+    m_editor = new CodeEditor(this);
+    m_editor->setObjectName(u"editor"_s);
+    m_editor->setPlaceholderText(
+        tr("Write or paste code here, then press Ctrl+Return to run it in a sandbox."));
+
+    m_console = new OutputConsole(this);
+    m_console->setObjectName(u"console"_s);
+    connect(m_clearAction, &QAction::triggered, m_console, &OutputConsole::clearOutput);
+
+    // The console with a slim header: a title and a Clear button.
+    auto *consolePane = new QWidget(this);
+    auto *header = new QHBoxLayout;
+    header->setContentsMargins(8, 4, 4, 2);
+    auto *title = new QLabel(tr("Output"), consolePane);
+    QFont titleFont = title->font();
+    titleFont.setBold(true);
+    title->setFont(titleFont);
+    auto *clear = new QToolButton(consolePane);
+    clear->setObjectName(u"clearButton"_s);
+    clear->setDefaultAction(m_clearAction);
+    clear->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    clear->setAutoRaise(true);
+    header->addWidget(title);
+    header->addStretch(1);
+    header->addWidget(clear);
+    auto *paneLayout = new QVBoxLayout(consolePane);
+    paneLayout->setContentsMargins(0, 0, 0, 0);
+    paneLayout->setSpacing(0);
+    paneLayout->addLayout(header);
+    paneLayout->addWidget(m_console, 1);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(u"mainSplitter"_s);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_editor);
+    m_splitter->addWidget(consolePane);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+
+    m_banner = new EngineBanner(this);
+    connect(m_banner, &EngineBanner::retryRequested, this, &MainWindow::retryEngine);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
+}
+
+void MainWindow::createDock()
+{
+    m_limits = new LimitsPanel(this);
+    m_limitsDock = new QDockWidget(tr("Limits"), this);
+    m_limitsDock->setObjectName(u"limitsDock"_s);
+    m_limitsDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    m_limitsDock->setWidget(m_limits);
+    addDockWidget(Qt::RightDockWidgetArea, m_limitsDock);
+
+    connect(m_limits, &LimitsPanel::limitsChanged, this, [this] {
+        const Limits limits = m_limits->limits();
+        m_settings->setValue(key::NanoCpus, limits.nanoCpus);
+        m_settings->setValue(key::Memory, limits.memoryBytes);
+        m_settings->setValue(key::Pids, limits.pids);
+        m_settings->setValue(key::Timeout, limits.timeoutMs);
+        m_settings->setValue(key::Output, limits.outputBytes);
+        m_settings->setValue(key::Network, m_limits->networkEnabled());
+    });
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_quitAction);
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_runAction);
+    run->addAction(m_stopAction);
+    run->addSeparator();
+    run->addAction(m_clearAction);
+    run->addSeparator();
+    run->addAction(m_retryAction);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_limitsDock->toggleViewAction());
+    view->addAction(m_toolBar->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_aboutAction);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_runStatus = new QLabel(this);
+    m_runStatus->setObjectName(u"runStatus"_s);
+    m_busy = new QProgressBar(this);
+    m_busy->setRange(0, 0); // busy indicator
+    m_busy->setMaximumWidth(100);
+    m_busy->setMaximumHeight(14);
+    m_busy->setTextVisible(false);
+    m_busy->hide();
+    m_backendStatus = new QLabel(this);
+    m_backendStatus->setObjectName(u"backendStatus"_s);
+    m_backendStatus->setTextFormat(Qt::RichText);
+    m_backendStatus->setContentsMargins(8, 0, 8, 0);
+
+    statusBar()->addWidget(m_busy);
+    statusBar()->addWidget(m_runStatus, 1);
+    statusBar()->addPermanentWidget(m_backendStatus);
+}
+
+// ---------------------------------------------------------------------------------------
+// Languages and drafts
+
+void MainWindow::setLanguage(const QString &id)
+{
+    const LanguageDescriptor *language = LanguageRegistry::instance().find(id);
+    if (!language)
+        return;
+    const int index = m_languagePicker->findData(language->id);
+    if (index >= 0 && index != m_languagePicker->currentIndex())
+        m_languagePicker->setCurrentIndex(index); // calls applyLanguage
+    applyLanguage(language->id);
+}
+
+void MainWindow::applyLanguage(const QString &id)
+{
+    const auto &registry = LanguageRegistry::instance();
+    const LanguageDescriptor *next = registry.find(id);
+    if (!next || next->id == m_language)
+        return;
+    const LanguageDescriptor *previous = registry.find(m_language);
+
+    saveDraft(); // under the previous language
+    const QString text = m_editor->toPlainText();
+    const bool untouched = text.trimmed().isEmpty() || (previous && text == previous->sampleCode);
+
+    m_language = next->id;
+    m_editor->setLanguage(next->highlightName);
+    // Code the user wrote stays (it may be code pasted before picking its language); its
+    // draft for the new language is written only when the user edits it.
+    if (untouched)
+        loadDraftOrSample(m_language);
+    m_settings->setValue(key::Language, m_language);
+}
+
+QString MainWindow::draftPath(const QString &language) const
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + u"/drafts/"_s +
+           language + u".txt"_s;
+}
+
+void MainWindow::loadDraftOrSample(const QString &language)
+{
+    QString text;
+    QFile draft(draftPath(language));
+    if (draft.open(QIODevice::ReadOnly))
+        text = QString::fromUtf8(draft.readAll());
+    if (text.trimmed().isEmpty()) {
+        if (const LanguageDescriptor *descriptor = LanguageRegistry::instance().find(language))
+            text = descriptor->sampleCode;
+    }
+    m_settingText = true;
+    m_editor->setPlainText(text);
+    m_settingText = false;
+    m_draftDirty = false;
+    m_autosave.stop();
+}
+
+void MainWindow::saveDraft()
+{
+    m_autosave.stop();
+    if (!m_draftDirty || m_language.isEmpty())
+        return;
+    const QString path = draftPath(m_language);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(m_editor->toPlainText().toUtf8()) < 0 ||
+        !file.commit()) {
+        statusBar()->showMessage(tr("Could not save the code to %1: %2")
+                                     .arg(QDir::toNativeSeparators(path), file.errorString()),
+                                 10'000);
+        return;
+    }
+    m_draftDirty = false;
+}
+
+void MainWindow::saveSettings()
+{
+    m_settings->setValue(key::Language, m_language);
+    m_settings->setValue(key::Geometry, saveGeometry());
+    m_settings->setValue(key::State, saveState());
+    m_settings->setValue(key::Splitter, m_splitter->saveState());
+    m_settings->sync();
+}
+
+void MainWindow::restoreSettings()
+{
+    if (!restoreGeometry(m_settings->value(key::Geometry).toByteArray()))
+        resize(1180, 760);
+    restoreState(m_settings->value(key::State).toByteArray());
+    m_splitter->restoreState(m_settings->value(key::Splitter).toByteArray());
+
+    const Limits defaults;
+    Limits limits;
+    limits.nanoCpus = m_settings->value(key::NanoCpus, defaults.nanoCpus).toLongLong();
+    limits.memoryBytes = m_settings->value(key::Memory, defaults.memoryBytes).toLongLong();
+    limits.pids = m_settings->value(key::Pids, defaults.pids).toLongLong();
+    limits.timeoutMs = m_settings->value(key::Timeout, defaults.timeoutMs).toLongLong();
+    limits.outputBytes = m_settings->value(key::Output, defaults.outputBytes).toLongLong();
+    // Read everything before applying: each change writes all limits back.
+    const bool network = m_settings->value(key::Network, false).toBool();
+    m_limits->setLimits(limits);
+    m_limits->setNetworkEnabled(network);
+
+    QString language = m_settings->value(key::Language, u"python"_s).toString();
+    if (!LanguageRegistry::instance().find(language))
+        language = LanguageRegistry::instance().all().value(0).id;
+    setLanguage(language);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_running)
+        stopRun();
+    saveDraft();
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+// ---------------------------------------------------------------------------------------
+// Runs
+
+void MainWindow::updateRunActions()
+{
+    m_runAction->setEnabled(!m_running);
+    m_stopAction->setEnabled(m_running && !m_stopping);
+    m_languagePicker->setEnabled(!m_running);
+}
+
+void MainWindow::runCode()
+{
+    if (m_running)
+        return;
+    saveDraft();
+
+    const LanguageDescriptor *language = LanguageRegistry::instance().find(m_language);
+    m_console->beginRun(tr("%1 · %2").arg(language ? language->displayName : m_language,
+                                          QTime::currentTime().toString(u"HH:mm:ss"_s)));
+    m_running = true;
+    m_stopping = false;
+    m_streamedBytes = 0;
+    m_phase = tr("Starting");
+    m_elapsed.start();
+    m_elapsedTimer.start();
+    m_busy->show();
+    updateElapsed();
+    updateRunActions();
+    Q_EMIT runStarted();
+
+    if (!m_engine) {
+        m_console->appendError(m_engineError.value_or(
+            Error{ErrorCode::EngineUnreachable,
+                  tr("No container engine is available: start Docker and press Retry."),
+                  {}}));
+        // Finish after runCode() returns, as a run through the engine would.
+        QMetaObject::invokeMethod(this, [this] { finishRun(false); }, Qt::QueuedConnection);
+        return;
+    }
+
+    RunRequest request;
+    request.language = m_language;
+    request.code = m_editor->toPlainText();
+    request.limits = m_limits->limits();
+    request.network = m_limits->networkEnabled() ? NetworkMode::Bridge : NetworkMode::None;
+    request.origin = RunOrigin::Gui;
+
+    using Kind = RunChannel::Kind;
+    m_cancel = CancelToken();
+    m_channel = std::make_shared<RunChannel>(this);
+    RunObserver observer;
+    observer.onStdout = [channel = m_channel](QByteArrayView d) { channel->push(Kind::Stdout, d); };
+    observer.onStderr = [channel = m_channel](QByteArrayView d) { channel->push(Kind::Stderr, d); };
+    observer.onStatus = [channel = m_channel](const QString &s) {
+        channel->push(Kind::Status, {}, s);
+    };
+
+    // The lambda keeps the engine alive until the run has cleaned up its sandbox, even if
+    // the window goes away first.
+    auto future = QtConcurrent::run(
+        [engine = m_engine, request = std::move(request), observer = std::move(observer),
+         cancel = m_cancel] { return engine->runBlocking(request, observer, cancel); });
+    future.then(this, [this, channel = m_channel](const Result<RunResult> &result) {
+        onRunDone(channel, result);
+    });
+}
+
+void MainWindow::drainRunOutput()
+{
+    if (!m_channel)
+        return;
+    using Kind = RunChannel::Kind;
+    for (const auto &event : m_channel->take()) {
+        switch (event.kind) {
+        case Kind::Stdout:
+            m_streamedBytes += event.data.size();
+            m_console->appendStdout(event.data);
+            break;
+        case Kind::Stderr:
+            m_streamedBytes += event.data.size();
+            m_console->appendStderr(event.data);
+            break;
+        case Kind::Status:
+            m_phase = event.status;
+            updateElapsed();
+            break;
+        }
+    }
+}
+
+void MainWindow::onRunDone(const std::shared_ptr<RunChannel> &channel,
+                           const Result<RunResult> &result)
+{
+    if (channel != m_channel)
+        return;
+    drainRunOutput();
+    m_channel->detach();
+
+    if (result) {
+        // An engine that did not stream still returns the output.
+        if (m_streamedBytes == 0) {
+            m_console->appendStdout(result->stdoutData);
+            m_console->appendStderr(result->stderrData);
+        }
+        m_console->appendResult(*result);
+        if (!m_engineReachable)
+            checkEngine(); // it answered after all: clear the banner
+        finishRun(true);
+        return;
+    }
+
+    const Error &error = result.error();
+    if (error.code == ErrorCode::Cancelled) {
+        m_console->appendStatus(tr("Stopped before the program started."));
+        m_console->flush();
+    } else {
+        m_console->appendError(error);
+    }
+    if (error.code == ErrorCode::EngineUnreachable || error.code == ErrorCode::TlsError)
+        showEngineProblem(error);
+    finishRun(false);
+}
+
+void MainWindow::finishRun(bool ok)
+{
+    m_running = false;
+    m_stopping = false;
+    m_elapsedTimer.stop();
+    m_busy->hide();
+    m_runStatus->setText(
+        ok ? tr("Finished in %1 s")
+                 .arg(QLocale().toString(double(m_elapsed.elapsed()) / 1000.0, 'f', 1))
+           : tr("Run failed"));
+    updateRunActions();
+    Q_EMIT runFinished(ok);
+}
+
+void MainWindow::stopRun()
+{
+    if (!m_running || m_stopping)
+        return;
+    m_stopping = true;
+    m_phase = tr("Stopping");
+    updateElapsed();
+    updateRunActions();
+    m_console->appendStatus(tr("stopping…"));
+    cancelInBackground();
+}
+
+void MainWindow::cancelInBackground()
+{
+    // CancelToken runs the engine's cancel callbacks on the cancelling thread; they may talk
+    // to the engine (kill the sandbox), which the GUI thread must not wait for. A thread of
+    // its own, because the thread pool may be busy with the very run to cancel.
+    QThread *thread = QThread::create([token = m_cancel]() mutable { token.cancel(); });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    thread->start();
+}
+
+void MainWindow::updateElapsed()
+{
+    if (!m_running)
+        return;
+    const QString seconds = QLocale().toString(double(m_elapsed.elapsed()) / 1000.0, 'f', 1);
+    m_runStatus->setText(tr("%1… %2 s").arg(m_phase, seconds));
+}
+
+// ---------------------------------------------------------------------------------------
+// Engine status
+
+QString MainWindow::endpoint() const
+{
+    return m_engine ? m_engine->runtime().endpointDisplay() : QString();
+}
+
+void MainWindow::retryEngine()
+{
+    if (!m_engine) {
+        auto created = Engine::create(BackendProfile::fromEnvironment());
+        if (!created) {
+            showEngineProblem(created.error());
+            Q_EMIT engineChecked(false);
+            return;
+        }
+        m_engine = std::move(*created);
+        m_engineError.reset();
+    }
+    checkEngine();
+}
+
+void MainWindow::checkEngine()
+{
+    if (!m_engine) {
+        showEngineProblem(m_engineError.value_or(
+            Error{ErrorCode::Internal, tr("No container engine was set up."), {}}));
+        Q_EMIT engineChecked(false);
+        return;
+    }
+    if (m_checking)
+        return;
+    m_checking = true;
+    m_banner->setChecking(true);
+    m_retryAction->setEnabled(false);
+    m_backendStatus->setText(tr("Connecting to %1…").arg(endpoint().toHtmlEscaped()));
+
+    auto future = QtConcurrent::run([engine = m_engine] { return engine->ping(); });
+    future.then(this, [this](const Result<RuntimeInfo> &result) { onEngineChecked(result); });
+}
+
+void MainWindow::onEngineChecked(const Result<RuntimeInfo> &result)
+{
+    m_checking = false;
+    m_banner->setChecking(false);
+    m_retryAction->setEnabled(true);
+    if (!result) {
+        showEngineProblem(result.error());
+        Q_EMIT engineChecked(false);
+        return;
+    }
+    m_engineReachable = true;
+    m_engineVersion = engineTitle(*result);
+    m_banner->hide();
+    m_backendStatus->setText(u"<span style=\"color:#2da44e\">●</span> "_s +
+                             tr("%1 · %2").arg(m_engineVersion, endpoint()).toHtmlEscaped());
+    m_backendStatus->setToolTip(
+        tr("%1 %2, API %3, %4").arg(result->name, result->version, result->apiVersion, result->os));
+    Q_EMIT engineChecked(true);
+}
+
+void MainWindow::showEngineProblem(const sandbox::Error &error)
+{
+    m_engineReachable = false;
+    const QString where = endpoint();
+    const QString product =
+        m_engine && m_engine->runtime().backend() == u"podman" ? u"Podman"_s : u"Docker"_s;
+
+    QString headline;
+    QString detail = error.detail;
+    if (!m_engine) {
+        headline = tr("The sandbox engine could not be started: %1").arg(error.message);
+    } else if (error.code == ErrorCode::EngineUnreachable) {
+        headline = tr("%1 is not reachable at %2 — start it (sudo dockerd, or sudo systemctl "
+                      "start docker) and press Retry.")
+                       .arg(product, where);
+        if (detail.isEmpty())
+            detail = error.message;
+    } else if (error.code == ErrorCode::TlsError) {
+        headline = tr("The TLS connection to %1 failed — check the CA, client certificate and "
+                      "key, then press Retry.")
+                       .arg(where);
+    } else {
+        headline = tr("%1 at %2 reported a problem: %3").arg(product, where, error.message);
+    }
+    m_banner->showProblem(headline, detail);
+
+    const QString status = where.isEmpty() ? tr("%1 not available").arg(product)
+                                           : tr("%1 not reachable · %2").arg(product, where);
+    m_backendStatus->setText(u"<span style=\"color:#cf222e\">●</span> "_s + status.toHtmlEscaped());
+    m_backendStatus->setToolTip(error.toString());
+}
+
+void MainWindow::showAbout()
+{
+    const QString engine =
+        m_engineReachable ? tr("%1 at %2").arg(m_engineVersion, endpoint()) : tr("not connected");
+    QMessageBox::about(
+        this, tr("About Sandbox Studio"),
+        tr("<h3>Sandbox Studio %1</h3>"
+           "<p>Runs code written by language models inside hardened, isolated containers.</p>"
+           "<p>Container engine: %2<br>Qt %3</p>"
+           "<p>License: GNU GPL version 3 or later.</p>")
+            .arg(QStringLiteral(SANDBOX_STUDIO_VERSION), engine.toHtmlEscaped(),
+                 QString::fromLatin1(qVersion())));
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "codeeditor.h"
+#include "outputconsole.h"
+#include "session/engine.h"
+#include "util/canceltoken.h"
+#include "util/error.h"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QProgressBar;
+class QSettings;
+class QSplitter;
+class QToolBar;
+
+class EngineBanner;
+class LimitsPanel;
+
+/// The application's main window: editor, language and backend pickers, Run/Stop, the
+/// output console and the limits dock. Runs go to the engine on worker threads; the GUI
+/// thread never blocks.
+///
+/// Remembers across restarts: the code (one draft per language, autosaved a second after
+/// the last edit and on close, under QStandardPaths::AppDataLocation/drafts), the
+/// language, limits, network switch, window geometry and layout (QSettings file
+/// sandbox-studio.conf under QStandardPaths::AppConfigLocation).
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    /// engine may be nullptr (it could not be created): the window then shows the error
+    /// banner, and Run reports the problem in the console.
+    explicit MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Why the engine could not be created (shown in the banner when engine is nullptr).
+    void setEngineError(const sandbox::Error &error);
+
+    CodeEditor *editor() const { return m_editor; }
+    OutputConsole *console() const { return m_console; }
+    LimitsPanel *limitsPanel() const { return m_limits; }
+
+    /// Selects a language by LanguageRegistry id or alias ("python", "js"); unknown ids
+    /// are ignored.
+    void setLanguage(const QString &id);
+    /// LanguageRegistry id of the selected language.
+    QString language() const { return m_language; }
+
+    bool isRunning() const { return m_running; }
+    /// Whether the last engine check succeeded.
+    bool isEngineReachable() const { return m_engineReachable; }
+
+public Q_SLOTS:
+    /// Runs the editor's code with the panel's limits. Does nothing while a run is going.
+    void runCode();
+    /// Cancels the current run (the sandbox is killed and removed by the engine).
+    void stopRun();
+    /// Pings the engine on a worker thread and updates the status bar and banner.
+    void checkEngine();
+
+Q_SIGNALS:
+    void runStarted();
+    /// ok: the engine returned a RunResult (whatever the program's exit code).
+    void runFinished(bool ok);
+    /// After each engine check.
+    void engineChecked(bool reachable);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    struct RunChannel;
+
+    void createActions();
+    void createToolBar();
+    void createCentralArea();
+    void createDock();
+    void createMenus();
+    void createStatusBar();
+
+    void applyLanguage(const QString &id);
+    void updateRunActions();
+    void finishRun(bool ok);
+    void drainRunOutput();
+    void onRunDone(const std::shared_ptr<RunChannel> &channel,
+                   const sandbox::Result<sandbox::RunResult> &result);
+    void onEngineChecked(const sandbox::Result<sandbox::RuntimeInfo> &result);
+    void showEngineProblem(const sandbox::Error &error);
+    void updateElapsed();
+    void showAbout();
+    void retryEngine();
+    void cancelInBackground();
+
+    QString endpoint() const;
+    QString draftPath(const QString &language) const;
+    void loadDraftOrSample(const QString &language);
+    void saveDraft();
+    void saveSettings();
+    void restoreSettings();
+
+    std::shared_ptr<sandbox::Engine> m_engine;
+    std::optional<sandbox::Error> m_engineError;
+    QSettings *m_settings;
+    QToolBar *m_toolBar = nullptr;
+
+    CodeEditor *m_editor = nullptr;
+    OutputConsole *m_console = nullptr;
+    LimitsPanel *m_limits = nullptr;
+    EngineBanner *m_banner = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QDockWidget *m_limitsDock = nullptr;
+    QComboBox *m_languagePicker = nullptr;
+    QComboBox *m_backendPicker = nullptr;
+    QAction *m_runAction = nullptr;
+    QAction *m_stopAction = nullptr;
+    QAction *m_clearAction = nullptr;
+    QAction *m_retryAction = nullptr;
+    QAction *m_aboutAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QLabel *m_backendStatus = nullptr;
+    QLabel *m_runStatus = nullptr;
+    QProgressBar *m_busy = nullptr;
+
+    QString m_language;
+    QString m_phase; // what the run is doing, from RunObserver::onStatus
+    QString m_engineVersion;
+    bool m_running = false;
+    bool m_stopping = false;
+    bool m_checking = false;
+    bool m_engineReachable = false;
+    bool m_settingText = false;
+    bool m_draftDirty = false;
+    sandbox::CancelToken m_cancel;
+    std::shared_ptr<RunChannel> m_channel;
+    qint64 m_streamedBytes = 0;
+    QTimer m_autosave;
+    QTimer m_elapsedTimer;
+    QElapsedTimer m_elapsed;
+};
