@@ -84,9 +84,10 @@ Result<QString> AgentChannel::findAgentBinary()
     QStringList looked;
     if (QCoreApplication::instance()) {
         const QString dir = QCoreApplication::applicationDirPath();
-        for (const QString &candidate :
-             {dir + QStringLiteral("/sandbox-agent"),
-              QDir::cleanPath(dir + QStringLiteral("/../libexec/sandbox-studio/sandbox-agent"))}) {
+        const QStringList candidates = {
+            QString(dir + QStringLiteral("/sandbox-agent")),
+            QDir::cleanPath(dir + QStringLiteral("/../libexec/sandbox-studio/sandbox-agent"))};
+        for (const QString &candidate : candidates) {
             if (QFileInfo(candidate).isFile())
                 return candidate;
             looked << candidate;
