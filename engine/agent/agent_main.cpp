@@ -14,8 +14,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <dirent.h>
 #include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <map>
 #include <memory>
@@ -339,9 +339,19 @@ public:
     {
         keyPart(key);
         m_s += '"';
-        for (const char ch : v) {
-            const auto c = static_cast<unsigned char>(ch);
-            if (c == '"' || c == '\\') {
+        for (size_t i = 0; i < v.size(); ++i) {
+            const auto c = static_cast<unsigned char>(v[i]);
+            if (c >= 0x80) {
+                // Valid UTF-8 passes through; any other byte becomes U+FFFD, so the engine's
+                // JSON parser never sees an invalid string (messages carry paths and argv).
+                const size_t len = utf8Length(v.substr(i));
+                if (len == 0) {
+                    m_s += "\\ufffd";
+                } else {
+                    m_s.append(v.substr(i, len));
+                    i += len - 1;
+                }
+            } else if (c == '"' || c == '\\') {
                 m_s += '\\';
                 m_s += char(c);
             } else if (c == '\n') {
@@ -351,7 +361,7 @@ public:
                 snprintf(buf, sizeof buf, "\\u%04x", c);
                 m_s += buf;
             } else {
-                m_s += char(c); // UTF-8 passes through; invalid bytes are the sender's problem
+                m_s += char(c);
             }
         }
         m_s += '"';
@@ -372,6 +382,31 @@ public:
     std::string done() { return m_s + '}'; }
 
 private:
+    /// Length of the well-formed UTF-8 sequence at the start of s, 0 when there is none.
+    static size_t utf8Length(std::string_view s)
+    {
+        const auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+        const auto cont = [&](size_t i) { return i < s.size() && (b(i) & 0xC0) == 0x80; };
+        const unsigned char c = b(0);
+        if (c >= 0xC2 && c <= 0xDF)
+            return cont(1) ? 2 : 0;
+        if (c >= 0xE0 && c <= 0xEF) {
+            if (!cont(1) || !cont(2))
+                return 0;
+            if ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) > 0x9F))
+                return 0; // overlong or surrogate
+            return 3;
+        }
+        if (c >= 0xF0 && c <= 0xF4) {
+            if (!cont(1) || !cont(2) || !cont(3))
+                return 0;
+            if ((c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) > 0x8F))
+                return 0;
+            return 4;
+        }
+        return 0;
+    }
+
     void keyPart(const char *key)
     {
         m_s += m_first ? "" : ",";
@@ -402,6 +437,7 @@ struct Run
     long long startMs = 0;
     long long deadlineMs = 0; ///< 0 = none
     long long reapedMs = 0;
+    long long graceFromMs = 0; ///< ExitGraceMs counts from here (reset while backpressured)
     bool reaped = false;
     int status = 0;
     rusage usage{};
@@ -631,8 +667,8 @@ void Agent::startRun(const Header &h)
     run->outputLimit = std::max(0ll, h.num("output_limit"));
 
     int inP[2] = {-1, -1}, outP[2] = {-1, -1}, errP[2] = {-1, -1}, execP[2] = {-1, -1};
-    bool ok = pipe2(outP, O_CLOEXEC) == 0 && pipe2(errP, O_CLOEXEC) == 0 &&
-              pipe2(execP, O_CLOEXEC) == 0;
+    bool ok =
+        pipe2(outP, O_CLOEXEC) == 0 && pipe2(errP, O_CLOEXEC) == 0 && pipe2(execP, O_CLOEXEC) == 0;
     if (ok)
         ok = wantStdin ? pipe2(inP, O_CLOEXEC) == 0
                        : (inP[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;
@@ -813,6 +849,7 @@ void Agent::reapChildren()
             if (run->pid == pid && !run->reaped) {
                 run->reaped = true;
                 run->reapedMs = nowMs();
+                run->graceFromMs = run->reapedMs;
                 run->status = status;
                 run->usage = ru;
                 break;
@@ -895,7 +932,13 @@ bool Agent::finishIfDone(Run &run, long long now)
     if (!run.reaped)
         return false;
     const bool pipesOpen = run.outFd >= 0 || run.errFd >= 0;
-    if (pipesOpen && now < run.reapedMs + ExitGraceMs)
+    if (pipesOpen && outPending() > HighWater) {
+        // We are not reading the pipes (the engine is slow): what they hold is not lost
+        // output of a background process yet, so the grace period has not started.
+        run.graceFromMs = now;
+        return false;
+    }
+    if (pipesOpen && now < run.graceFromMs + ExitGraceMs)
         return false;
     // Whatever the pipes still hold was read by pumpRun; background writers lose the rest.
     closeFd(run.outFd);
@@ -985,7 +1028,7 @@ int mainLoop()
             if (!run->reaped && run->deadlineMs > 0 && !run->timedOut)
                 wakeBy(run->deadlineMs);
             if (run->reaped)
-                wakeBy(run->reapedMs + ExitGraceMs);
+                wakeBy(run->graceFromMs + ExitGraceMs);
         }
         if (agent.stdinEof && agent.runs.empty())
             break;

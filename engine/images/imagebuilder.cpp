@@ -131,7 +131,7 @@ Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &
         return fail(ErrorCode::IoError, QStringLiteral("debootstrap did not start"),
                     proc.errorString());
     // debootstrap's steps: resolve, retrieve N, validate, extract, unpack, configure.
-    int retrieved = 0, configured = 0, unpacked = 0;
+    int retrieved = 0, configured = 0, unpacked = 0, lastStep = 0;
     QByteArray tail;
     QByteArray pending;
     while (proc.state() != QProcess::NotRunning) {
@@ -157,8 +157,10 @@ Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &
                 pct = 45 + qMin(15, ++unpacked / 12);
             else if (line.startsWith("I: Configuring"))
                 pct = 60 + qMin(25, ++configured / 8);
-            if (pct >= 0)
-                report(pct, text);
+            if (pct >= 0) {
+                lastStep = qMax(lastStep, pct); // debootstrap's stages repeat: never go back
+                report(lastStep, text);
+            }
         }
     }
     if (proc.exitStatus() != QProcess::NormalExit || proc.exitCode() != 0)

@@ -78,8 +78,9 @@ Result<QString> AgentChannel::findAgentBinary()
     if (!fromEnv.isEmpty()) {
         if (QFileInfo(fromEnv).isFile())
             return fromEnv;
-        return fail(ErrorCode::NotFound,
-                    QStringLiteral("SANDBOX_AGENT_PATH names %1, which is not a file.").arg(fromEnv));
+        return fail(
+            ErrorCode::NotFound,
+            QStringLiteral("SANDBOX_AGENT_PATH names %1, which is not a file.").arg(fromEnv));
     }
     QStringList looked;
     if (QCoreApplication::instance()) {
@@ -147,8 +148,9 @@ Result<std::unique_ptr<AgentChannel>> AgentChannel::open(Runtime &runtime, Sandb
     }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return fail(ErrorCode::NotFound,
-                    QStringLiteral("Cannot read the sandbox agent %1: %2").arg(path, file.errorString()));
+        return fail(
+            ErrorCode::NotFound,
+            QStringLiteral("Cannot read the sandbox agent %1: %2").arg(path, file.errorString()));
     const QByteArray binary = file.readAll();
     if (binary.isEmpty())
         return fail(ErrorCode::NotFound, QStringLiteral("The sandbox agent %1 is empty").arg(path));
@@ -167,7 +169,8 @@ Result<std::unique_ptr<AgentChannel>> AgentChannel::open(Runtime &runtime, Sandb
     const QString id = *created;
     auto removeGuard = qScopeGuard([&] {
         if (auto r = runtime.remove(id); !r)
-            qCWarning(lcAgent).noquote() << "could not remove sandbox" << id << r.error().toString();
+            qCWarning(lcAgent).noquote()
+                << "could not remove sandbox" << id << r.error().toString();
     });
     if (cancel.isCancelled())
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled while creating the sandbox"));
@@ -250,7 +253,8 @@ Result<void> AgentChannel::send(const std::string &header, QByteArrayView payloa
             return std::unexpected(*m_broken);
     }
     std::string frame;
-    if (!agent::appendFrame(frame, header, std::string_view(payload.data(), size_t(payload.size()))))
+    if (!agent::appendFrame(frame, header,
+                            std::string_view(payload.data(), size_t(payload.size()))))
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("A request to the sandbox agent is too large"));
     Result<void> w;
@@ -311,8 +315,8 @@ void AgentChannel::pump(std::unique_lock<std::mutex> &lock, int sliceMs)
             if (!j.is_object()) {
                 error = Error{ErrorCode::ProtocolError,
                               QStringLiteral("The sandbox agent sent a malformed header"),
-                              QString::fromUtf8(header.data(), qsizetype(std::min<size_t>(
-                                                                   header.size(), 300)))};
+                              QString::fromUtf8(header.data(),
+                                                qsizetype(std::min<size_t>(header.size(), 300)))};
                 break;
             }
             const QString ev = str(j, "ev");
@@ -384,8 +388,7 @@ void AgentChannel::pump(std::unique_lock<std::mutex> &lock, int sliceMs)
 Result<AgentChannel::Item> AgentChannel::awaitControl(const char *ev, const CancelToken &cancel,
                                                       Deadline deadline)
 {
-    const Item::Kind want =
-        qstrcmp(ev, "hello") == 0 ? Item::Kind::Hello : Item::Kind::KilledAll;
+    const Item::Kind want = qstrcmp(ev, "hello") == 0 ? Item::Kind::Hello : Item::Kind::KilledAll;
     std::unique_lock lock(m_state);
     for (;;) {
         while (!m_control->items.empty()) {
@@ -472,8 +475,10 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
         const std::string chunkHeader = json{{"op", "stdin"}, {"id", id}}.dump();
         for (qsizetype off = 0; off < spec.stdinData.size(); off += qsizetype(agent::ChunkBytes)) {
             const QByteArrayView part =
-                QByteArrayView(spec.stdinData).sliced(off).first(std::min<qsizetype>(
-                    qsizetype(agent::ChunkBytes), spec.stdinData.size() - off));
+                QByteArrayView(spec.stdinData)
+                    .sliced(off)
+                    .first(std::min<qsizetype>(qsizetype(agent::ChunkBytes),
+                                               spec.stdinData.size() - off));
             if (auto s = send(chunkHeader, part); !s)
                 return std::unexpected(s.error());
         }
@@ -499,6 +504,8 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
             switch (item.kind) {
             case Item::Kind::Started:
                 result.pid = item.exit.pid;
+                if (spec.onStarted)
+                    spec.onStarted(id, result.pid);
                 break;
             case Item::Kind::Stdout:
             case Item::Kind::Stderr: {
@@ -513,8 +520,8 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
                 break;
             }
             case Item::Kind::Error:
-                result.error += (result.error.isEmpty() ? QString() : QStringLiteral("; ")) +
-                                item.message;
+                result.error +=
+                    (result.error.isEmpty() ? QString() : QStringLiteral("; ")) + item.message;
                 break;
             case Item::Kind::Exit: {
                 AgentRunResult done = item.exit;
@@ -553,11 +560,16 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
     }
 }
 
+Result<void> AgentChannel::signal(qint64 runId, int signal)
+{
+    return send(json{{"op", "signal"}, {"id", runId}, {"signal", signal}}.dump());
+}
+
 Result<void> AgentChannel::putTar(const QString &dir, const QByteArray &tar, Deadline deadline)
 {
     AgentRunSpec spec;
     spec.argv = {QStringLiteral("tar"), QStringLiteral("-x"), QStringLiteral("-f"),
-                 QStringLiteral("-"), QStringLiteral("-C"), dir};
+                 QStringLiteral("-"),   QStringLiteral("-C"), dir};
     spec.attachStdin = true;
     spec.stdinData = tar;
     QByteArray err;
@@ -571,7 +583,8 @@ Result<void> AgentChannel::putTar(const QString &dir, const QByteArray &tar, Dea
     if (!r)
         return std::unexpected(r.error());
     if (r->deadlineExceeded)
-        return fail(ErrorCode::Timeout, QStringLiteral("Copying files into the sandbox took too long"));
+        return fail(ErrorCode::Timeout,
+                    QStringLiteral("Copying files into the sandbox took too long"));
     if (r->exitCode != 0)
         return fail(ErrorCode::IoError, QStringLiteral("Copying files into the sandbox failed"),
                     QStringLiteral("tar -x -C %1 exited %2: %3")
@@ -603,10 +616,12 @@ Result<QByteArray> AgentChannel::getTar(const QString &dir, qint64 maxBytes, Dea
     if (!r)
         return std::unexpected(r.error());
     if (r->deadlineExceeded)
-        return fail(ErrorCode::Timeout, QStringLiteral("Copying files out of the sandbox took too long"));
+        return fail(ErrorCode::Timeout,
+                    QStringLiteral("Copying files out of the sandbox took too long"));
     if (r->outputTruncated || out.size() > maxBytes)
-        return fail(ErrorCode::IoError,
-                    QStringLiteral("The files in %1 are larger than %2 bytes").arg(dir).arg(maxBytes));
+        return fail(
+            ErrorCode::IoError,
+            QStringLiteral("The files in %1 are larger than %2 bytes").arg(dir).arg(maxBytes));
     if (r->exitCode != 0)
         return fail(ErrorCode::IoError, QStringLiteral("Copying files out of the sandbox failed"),
                     QStringLiteral("tar -c -C %1 exited %2: %3")
@@ -624,7 +639,8 @@ Result<void> AgentChannel::close()
             return {};
         m_closed = true;
         if (!m_broken)
-            m_broken = Error{ErrorCode::IoError, QStringLiteral("The agent channel is closed"), m_id};
+            m_broken =
+                Error{ErrorCode::IoError, QStringLiteral("The agent channel is closed"), m_id};
         m_cv.notify_all();
     }
     // Removing the container kills the agent; the stream then ends.

@@ -28,6 +28,8 @@ struct AgentRunSpec
     QByteArray stdinData;
     qint64 timeoutMs = 0;   ///< enforced by the agent (SIGKILL to the process group); 0 = none
     qint64 outputLimit = 0; ///< stdout+stderr bytes forwarded; the rest dropped; 0 = no cap
+    /// Called on run()'s thread once the program started: the id for signal() and its pid.
+    std::function<void(qint64 runId, qint64 pid)> onStarted;
 };
 
 /// How a run through the agent ended (protocol.h, event "exit").
@@ -35,9 +37,9 @@ struct AgentRunResult
 {
     int exitCode = -1; ///< 128+signal when signalled; -1 when unknown
     int signal = 0;
-    bool timedOut = false;        ///< the agent killed it at timeoutMs
-    bool outputTruncated = false; ///< outputLimit dropped bytes
-    bool cancelled = false;       ///< the CancelToken fired (the run was SIGKILLed)
+    bool timedOut = false;         ///< the agent killed it at timeoutMs
+    bool outputTruncated = false;  ///< outputLimit dropped bytes
+    bool cancelled = false;        ///< the CancelToken fired (the run was SIGKILLed)
     bool deadlineExceeded = false; ///< the engine-side Deadline passed (the run was SIGKILLed)
     bool stoppedByReader = false;  ///< an ExecIo callback returned false (SIGKILLed)
     qint64 pid = 0;                ///< inside the sandbox
@@ -83,11 +85,10 @@ public:
     /// On failure nothing is left behind. Errors: NotFound (no agent binary), the
     /// runtime's errors, ProtocolError/IoError when the agent does not come up (message
     /// carries its stderr), Timeout, Cancelled.
-    static Result<std::unique_ptr<AgentChannel>> open(Runtime &runtime, SandboxSpec spec,
-                                                      const QString &agentPath = {},
-                                                      const CancelToken &cancel = {},
-                                                      Deadline deadline = Deadline::in(
-                                                          std::chrono::seconds(60)));
+    static Result<std::unique_ptr<AgentChannel>>
+    open(Runtime &runtime, SandboxSpec spec, const QString &agentPath = {},
+         const CancelToken &cancel = {},
+         Deadline deadline = Deadline::in(std::chrono::seconds(60)));
 
     ~AgentChannel();
     AgentChannel(const AgentChannel &) = delete;
@@ -108,6 +109,10 @@ public:
     Result<AgentRunResult> run(const AgentRunSpec &spec, const ExecIo &io,
                                const CancelToken &cancel = {},
                                Deadline deadline = Deadline::never());
+
+    /// Sends a signal to the whole process group of run runId (from AgentRunSpec::onStarted),
+    /// e.g. SIGINT to interrupt, SIGTERM to stop. Any thread. Errors: the stream's.
+    Result<void> signal(qint64 runId, int signal);
 
     /// Extracts a tar archive into dir (a run of `tar -x`). Errors: IoError with tar's
     /// message when it fails; run()'s errors.
@@ -143,10 +148,10 @@ private:
             KilledAll
         };
         Kind kind = Kind::Error;
-        QByteArray payload;     ///< Stdout, Stderr
-        QString message;        ///< Error
-        AgentRunResult exit;    ///< Exit (pid in Started too)
-        AgentHello hello;       ///< Hello
+        QByteArray payload;  ///< Stdout, Stderr
+        QString message;     ///< Error
+        AgentRunResult exit; ///< Exit (pid in Started too)
+        AgentHello hello;    ///< Hello
     };
     struct Waiter
     {
@@ -162,8 +167,7 @@ private:
     void dispatch(std::string_view header, std::string_view payload);
     void setBroken(Error e);
     /// Waits for a control event ("hello", "killed_all").
-    Result<Item> awaitControl(const char *ev, const CancelToken &cancel,
-                                               Deadline deadline);
+    Result<Item> awaitControl(const char *ev, const CancelToken &cancel, Deadline deadline);
     QString stderrTail() const;
 
     Runtime &m_runtime;

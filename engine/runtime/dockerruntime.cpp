@@ -203,8 +203,7 @@ Result<void> DockerRuntime::start(const QString &id)
     return {};
 }
 
-Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, const ExecIo &io,
-                                       const CancelToken &cancel, Deadline deadline)
+Result<QString> DockerRuntime::createExec(const QString &id, const ExecSpec &spec)
 {
     json body;
     json cmd = json::array();
@@ -235,6 +234,111 @@ Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, 
     const QString execId = jsonString(parse(created->body), "Id");
     if (execId.isEmpty())
         return fail(ErrorCode::ProtocolError, QStringLiteral("exec create answered without an Id"));
+    return execId;
+}
+
+Result<int> DockerRuntime::execExitCode(const QString &execId)
+{
+    const QString inspectPath = api(QStringLiteral("/exec/%1/json").arg(execId));
+    // The stream can close a moment before the engine records the exit code.
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        auto inspected = m_http.request("GET", inspectPath, {}, {}, 10000);
+        if (!inspected)
+            return std::unexpected(inspected.error());
+        if (!inspected->ok())
+            return std::unexpected(engineError(*inspected, QStringLiteral("GET ") + inspectPath));
+        const json j = parse(inspected->body);
+        const bool running = j.value("Running", false);
+        if (!running && j.contains("ExitCode") && j["ExitCode"].is_number_integer())
+            return j["ExitCode"].get<int>();
+        QThread::msleep(attempt < 10 ? 2 : 20);
+    }
+    return fail(ErrorCode::Timeout, QStringLiteral("The engine did not report the exit code"),
+                inspectPath);
+}
+
+namespace {
+
+class DockerExecChannel final : public ExecChannel
+{
+public:
+    DockerExecChannel(DockerRuntime *runtime, QString execId, std::unique_ptr<RawStream> stream,
+                      std::function<Result<int>(const QString &)> exitCode)
+        : m_execId(std::move(execId)), m_stream(std::move(stream)), m_exitCode(std::move(exitCode)),
+          m_demux([this](FrameDemuxer::Stream which, QByteArrayView data) {
+              if (which == FrameDemuxer::Stream::Stderr || which == FrameDemuxer::Stream::SystemError)
+                  m_err->append(data);
+              else
+                  m_out->append(data);
+              return true;
+          })
+    {
+        (void)runtime;
+    }
+
+    Result<void> write(QByteArrayView data) override { return m_stream->write(data); }
+
+    Result<bool> read(int timeoutMs, QByteArray *out, QByteArray *err) override
+    {
+        if (m_ended)
+            return false;
+        bool eof = false;
+        auto chunk = m_stream->read(timeoutMs, &eof);
+        if (!chunk)
+            return std::unexpected(chunk.error());
+        m_out = out;
+        m_err = err;
+        if (!chunk->isEmpty() && !m_demux.feed(*chunk))
+            return fail(ErrorCode::ProtocolError,
+                        QStringLiteral("The engine sent a malformed exec stream"));
+        if (eof) {
+            m_ended = true;
+            if (m_demux.truncated())
+                return fail(ErrorCode::ProtocolError,
+                            QStringLiteral("The exec stream ended in the middle of a frame"));
+            return false;
+        }
+        return true;
+    }
+
+    Result<int> exitCode() override { return m_exitCode(m_execId); }
+
+private:
+    QString m_execId;
+    std::unique_ptr<RawStream> m_stream;
+    std::function<Result<int>(const QString &)> m_exitCode;
+    QByteArray *m_out = nullptr;
+    QByteArray *m_err = nullptr;
+    FrameDemuxer m_demux;
+    bool m_ended = false;
+};
+
+} // namespace
+
+Result<std::unique_ptr<ExecChannel>> DockerRuntime::execInteractive(const QString &id,
+                                                                    const ExecSpec &spec)
+{
+    ExecSpec withStdin = spec;
+    withStdin.attachStdin = true;
+    auto execId = createExec(id, withStdin);
+    if (!execId)
+        return std::unexpected(execId.error());
+    const QString startPath = api(QStringLiteral("/exec/%1/start").arg(*execId));
+    auto stream = m_http.upgrade("POST", startPath, R"({"Detach":false,"Tty":false})");
+    if (!stream)
+        return std::unexpected(stream.error());
+    return std::unique_ptr<ExecChannel>(std::make_unique<DockerExecChannel>(
+        this, *execId, std::move(*stream),
+        [this](const QString &e) { return execExitCode(e); }));
+}
+
+Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, const ExecIo &io,
+                                       const CancelToken &cancel, Deadline deadline)
+{
+    auto createdExec = createExec(id, spec);
+    if (!createdExec)
+        return std::unexpected(createdExec.error());
+    const QString execId = *createdExec;
 
     const QString startPath = api(QStringLiteral("/exec/%1/start").arg(execId));
     auto stream = m_http.upgrade("POST", startPath, R"({"Detach":false,"Tty":false})");
@@ -295,24 +399,11 @@ Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, 
     if (!systemError.isEmpty())
         return fail(ErrorCode::EngineError, QString::fromUtf8(systemError), startPath);
 
-    const QString inspectPath = api(QStringLiteral("/exec/%1/json").arg(execId));
-    // The stream can close a moment before the engine records the exit code.
-    for (int attempt = 0; attempt < 50; ++attempt) {
-        auto inspected = m_http.request("GET", inspectPath, {}, {}, 10000);
-        if (!inspected)
-            return std::unexpected(inspected.error());
-        if (!inspected->ok())
-            return std::unexpected(engineError(*inspected, QStringLiteral("GET ") + inspectPath));
-        const json j = parse(inspected->body);
-        const bool running = j.value("Running", false);
-        if (!running && j.contains("ExitCode") && j["ExitCode"].is_number_integer()) {
-            result.exitCode = j["ExitCode"].get<int>();
-            return result;
-        }
-        QThread::msleep(attempt < 10 ? 2 : 20);
-    }
-    return fail(ErrorCode::Timeout, QStringLiteral("The engine did not report the exit code"),
-                inspectPath);
+    auto code = execExitCode(execId);
+    if (!code)
+        return std::unexpected(code.error());
+    result.exitCode = *code;
+    return result;
 }
 
 Result<std::unique_ptr<RawStream>> DockerRuntime::attach(const QString &id)

@@ -33,6 +33,8 @@ public:
     Result<void> kill(const QString &id) override;
     Result<void> remove(const QString &id) override;
     Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) override;
+    Result<std::unique_ptr<ExecChannel>> execInteractive(const QString &id,
+                                                         const ExecSpec &spec) override;
     Result<bool> networkExists(const QString &name) override;
     Result<void> pullImage(const QString &ref, std::function<void(const QString &)> progress,
                            const CancelToken &cancel) override;
@@ -49,6 +51,11 @@ public:
     const HttpClient &http() const { return m_http; }
 
 protected:
+    /// Creates an exec instance; returns its id.
+    Result<QString> createExec(const QString &id, const ExecSpec &spec);
+    /// Reads an exec's exit code once it stopped running (polls briefly).
+    Result<int> execExitCode(const QString &execId);
+
     /// "/v1.41" + path.
     static QString api(const QString &path);
     /// Error for a non-2xx answer, with the engine's {"message"}.

@@ -79,6 +79,22 @@ struct ExecResult
     bool stoppedByReader = false;
 };
 
+/// A process started by exec whose streams stay open (interactive kernels): stdin is
+/// written as needed, stdout and stderr are read as they come. Not thread-safe: one
+/// thread at a time does I/O on it.
+class ExecChannel
+{
+public:
+    virtual ~ExecChannel() = default;
+    /// Writes to the process's stdin. Errors: IoError when the stream is gone.
+    virtual Result<void> write(QByteArrayView data) = 0;
+    /// Waits at most timeoutMs for output and appends it to out/err. Returns false once the
+    /// stream ended (the process exited). Errors: IoError, ProtocolError (bad framing).
+    virtual Result<bool> read(int timeoutMs, QByteArray *out, QByteArray *err) = 0;
+    /// The exit code after the stream ended; -1 when the engine does not know it.
+    virtual Result<int> exitCode() = 0;
+};
+
 /// Engine identity, from the version endpoint.
 struct RuntimeInfo
 {
@@ -136,6 +152,11 @@ public:
 
     /// Lists sandboxes carrying label key=value (all states).
     virtual Result<QList<SandboxInfo>> list(const QString &labelKey, const QString &labelValue) = 0;
+
+    /// Starts argv with stdin, stdout and stderr held open (spec.stdinData is ignored).
+    /// Errors: NotFound, EngineError, IoError.
+    virtual Result<std::unique_ptr<ExecChannel>> execInteractive(const QString &id,
+                                                                 const ExecSpec &spec) = 0;
 
     /// Whether a network of that name exists ("bridge" is absent on engines started with
     /// the default bridge disabled). Errors: engine errors only.

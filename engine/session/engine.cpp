@@ -3,6 +3,7 @@
 
 #include "images/imagerecipe.h"
 #include "languages/language.h"
+#include "session/sandboxsetup.h"
 #include "runtime/dockerruntime.h"
 #include "util/tarball.h"
 
@@ -26,12 +27,6 @@ namespace {
 
 constexpr auto WorkDir = "/sandbox";
 constexpr int KilledExitCode = 137; // 128 + SIGKILL, as shells report it
-
-QByteArray helperFile(const QString &resource)
-{
-    QFile f(resource);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 /// Reads "oom_kill N" from cgroup v1 memory.oom_control or cgroup v2 memory.events.
 int oomKillCount(const QByteArray &text)
@@ -165,19 +160,7 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
 
     // Build the work directory's contents first: bad file paths fail before any container.
     const QString codeFile = lang->fileNameFor(request.code);
-    QList<TarMember> members;
-    members.append({QStringLiteral("output"), TarMember::Type::Directory, {}, 0755, {}});
-    members.append({QStringLiteral(".sandbox"), TarMember::Type::Directory, {}, 0755, {}});
-    members.append({QStringLiteral(".sandbox/cache"), TarMember::Type::Directory, {}, 0755, {}});
-    if (lang->id == QLatin1String("python")) {
-        members.append(
-            {QStringLiteral(".sandbox/python"), TarMember::Type::Directory, {}, 0755, {}});
-        members.append({QStringLiteral(".sandbox/python/sandbox_mpl.py"),
-                        TarMember::Type::File,
-                        helperFile(QStringLiteral(":/helpers/python/sandbox_mpl.py")),
-                        0644,
-                        {}});
-    }
+    QList<TarMember> members = helperMembers(*lang);
     QHash<QString, QByteArray> inputs;
     for (const InputFile &f : request.files) {
         auto safe = safeRelativePath(f.path);
@@ -199,41 +182,16 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     if (cancel.isCancelled())
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
 
-    // "Network on" prefers an isolated bridge; engines started without one (as on machines
-    // where private address ranges are off limits) get host networking, and are told so.
-    NetworkMode network = request.network;
     QStringList notes;
-    if (network == NetworkMode::Bridge) {
-        auto bridge = m_runtime->networkExists(QStringLiteral("bridge"));
-        if (!bridge)
-            return std::unexpected(bridge.error());
-        if (!*bridge) {
-            network = NetworkMode::Host;
-            notes << QStringLiteral("This engine has no bridge network; the sandbox used the "
-                                    "host's network.");
-            status(notes.last());
-        }
-    }
+    auto network = resolveNetwork(*m_runtime, request.network, &notes);
+    if (!network)
+        return std::unexpected(network.error());
+    for (const QString &note : notes)
+        status(note);
 
     status(QStringLiteral("creating sandbox"));
-    SandboxSpec spec;
-    spec.image = image;
-    spec.command = {QStringLiteral("sleep"), QStringLiteral("infinity")};
-    spec.env = {QStringLiteral("HOME=/sandbox"), QStringLiteral("TMPDIR=/tmp"),
-                QStringLiteral("LANG=C.UTF-8"),
-                QStringLiteral("SANDBOX_OUTPUT_DIR=/sandbox/output"),
-                QStringLiteral("XDG_CACHE_HOME=/sandbox/.sandbox/cache")};
-    spec.env += lang->env;
-    spec.memoryBytes = request.limits.memoryBytes;
-    spec.nanoCpus = request.limits.nanoCpus;
-    spec.pidsLimit = request.limits.pids;
-    spec.workDirBytes = request.limits.workDirBytes;
-    spec.network = network;
-    spec.labels = {
-        {QLatin1String(labels::Managed), QStringLiteral("true")},
-        {QLatin1String(labels::Owner), ownerLabel()},
-        {QLatin1String(labels::Kind), QStringLiteral("oneshot")},
-        {QLatin1String(labels::Created), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+    const SandboxSpec spec =
+        hardenedSpec(*lang, image, request.limits, *network, QStringLiteral("oneshot"));
     auto created = m_runtime->create(spec);
     if (!created)
         return std::unexpected(created.error());
@@ -253,29 +211,8 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     result.language = lang->id;
     result.notes = notes;
 
-    // Copy the code and input files in through tar on stdin: works on a read-only root
-    // with a tmpfs work directory, where the archive endpoint cannot.
-    {
-        ExecSpec copyIn;
-        copyIn.argv = {QStringLiteral("tar"), QStringLiteral("-x"), QStringLiteral("-f"),
-                       QStringLiteral("-"),   QStringLiteral("-C"), QLatin1String(WorkDir)};
-        copyIn.attachStdin = true;
-        copyIn.stdinData = *tar;
-        QByteArray err;
-        ExecIo io;
-        io.onStderr = [&](QByteArrayView d) {
-            err += d;
-            return true;
-        };
-        auto r = m_runtime->exec(id, copyIn, io, cancel, Deadline::in(std::chrono::seconds(60)));
-        if (!r)
-            return std::unexpected(r.error());
-        if (r->cancelled)
-            return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
-        if (r->exitCode != 0)
-            return fail(ErrorCode::IoError, QStringLiteral("Copying files into the sandbox failed"),
-                        QString::fromUtf8(err.left(2000)));
-    }
+    if (auto copied = copyIntoSandbox(*m_runtime, id, *tar, cancel); !copied)
+        return std::unexpected(copied.error());
 
     qint64 kept = 0;
     auto keep = [&](QByteArray &sink, QByteArrayView data,

@@ -17,6 +17,18 @@ _OUT = os.environ.get("SANDBOX_OUTPUT_DIR", "/sandbox/output")
 _counter = 0
 _done = set()
 _original_savefig = Figure.savefig
+_display_hook = None
+
+
+def set_display_hook(hook):
+    """Kernels pass a function taking PNG bytes: figures are then displayed, not written."""
+    global _display_hook
+    _display_hook = hook
+
+
+def flush_open_figures():
+    """Shows and closes every open figure (a notebook cell's end)."""
+    _flush(close=True)
 
 
 def _mark_saved(self, *args, **kwargs):
@@ -32,6 +44,13 @@ def _write(figure):
     if id(figure) in _done:
         return
     _done.add(id(figure))
+    if _display_hook is not None:
+        import io
+
+        buffer = io.BytesIO()
+        _original_savefig(figure, buffer, format="png", dpi=figure.dpi)
+        _display_hook(buffer.getvalue())
+        return
     _counter += 1
     os.makedirs(_OUT, exist_ok=True)
     path = os.path.join(_OUT, "figure-%03d.png" % _counter)
@@ -55,4 +74,4 @@ class _BackendSandbox(_BackendAgg):
         _flush(close=True)
 
 
-atexit.register(lambda: _flush(close=False))
+atexit.register(lambda: _display_hook is None and _flush(close=False))

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Notebook sessions against the real dockerd: kernels keep state, stream, interrupt,
+// restart, survive errors; the shared interactive cases pass.
+#include "testsupport.h"
+
+#include "session/notebook.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <thread>
+
+using namespace sandbox;
+
+class TestNotebook final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void sharedInteractiveCases_data();
+    void sharedInteractiveCases();
+    void lastExpressionAndCounts();
+    void errorKeepsEarlierState();
+    void streamsWhileCellRuns();
+    void interruptStopsCellKeepsState();
+    void cellTimeoutInterrupts();
+    void restartClearsState();
+    void kernelDeathIsRecovered();
+    void topLevelAwait();
+    void closeRemovesSandbox();
+    void unknownLanguageAndNoKernel();
+    void cleanupTestCase();
+
+private:
+    std::shared_ptr<NotebookSession> startPython()
+    {
+        auto s = NotebookSession::start(m_engine->runtimePtr(), QStringLiteral("python"));
+        if (!s) {
+            qWarning("%s", qPrintable(s.error().toString()));
+            return nullptr;
+        }
+        return *s;
+    }
+    std::shared_ptr<Engine> m_engine;
+    std::shared_ptr<NotebookSession> m_shared; ///< one session for the quick checks
+};
+
+void TestNotebook::initTestCase()
+{
+    m_engine = test::requireEngine();
+    QVERIFY(m_engine);
+    m_shared = startPython();
+    QVERIFY(m_shared);
+    QVERIFY(!m_shared->kernelVersion().isEmpty());
+}
+
+void TestNotebook::sharedInteractiveCases_data()
+{
+    QTest::addColumn<QJsonObject>("notebook");
+    const QStringList languages =
+        qEnvironmentVariable("SANDBOX_NOTEBOOK_LANGUAGES", QStringLiteral("python"))
+            .split(u',', Qt::SkipEmptyParts);
+    QFile f(test::casesDir() + QStringLiteral("/cases.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    int rows = 0;
+    for (const QJsonValue &v :
+         QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("interactive")).toArray()) {
+        const QJsonObject nb = v.toObject();
+        if (!languages.contains(nb.value(QStringLiteral("language")).toString()))
+            continue;
+        QTest::newRow(qPrintable(nb.value(QStringLiteral("id")).toString())) << nb;
+        ++rows;
+    }
+    QVERIFY(rows > 0);
+}
+
+void TestNotebook::sharedInteractiveCases()
+{
+    QFETCH(QJsonObject, notebook);
+    auto session = NotebookSession::start(m_engine->runtimePtr(),
+                                          notebook.value(QStringLiteral("language")).toString());
+    QVERIFY_RESULT(session);
+    int n = 0;
+    for (const QJsonValue &cv : notebook.value(QStringLiteral("cells")).toArray()) {
+        const QJsonObject cell = cv.toObject();
+        const QJsonObject expect = cell.value(QStringLiteral("expect")).toObject();
+        auto r = (*session)->execute(cell.value(QStringLiteral("code")).toString());
+        QVERIFY_RESULT(r);
+        ++n;
+        const QString context = QStringLiteral("cell %1: status %2 stdout '%3' stderr '%4' result '%5'")
+                                    .arg(n)
+                                    .arg(r->status, r->streamText(QStringLiteral("stdout")),
+                                         r->streamText(QStringLiteral("stderr")), r->resultText());
+        QCOMPARE(r->ok(), expect.value(QStringLiteral("ok")).toBool(true));
+        QCOMPARE(r->executionCount, n);
+        for (const QJsonValue &want : expect.value(QStringLiteral("stdout_contains")).toArray())
+            QVERIFY2(r->streamText(QStringLiteral("stdout")).contains(want.toString()), qPrintable(context));
+        if (expect.contains(QStringLiteral("result_contains")))
+            QVERIFY2(r->resultText().contains(expect.value(QStringLiteral("result_contains")).toString()),
+                     qPrintable(context));
+        const QJsonObject artifactsMin = expect.value(QStringLiteral("artifacts_min")).toObject();
+        if (artifactsMin.contains(QStringLiteral("image/png"))) {
+            const QList<Artifact> images = r->images();
+            QVERIFY2(images.size() >= artifactsMin.value(QStringLiteral("image/png")).toInt(),
+                     qPrintable(context));
+            for (const Artifact &a : images) {
+                QVERIFY(a.data.startsWith("\x89PNG\r\n\x1a\n"));
+                QVERIFY(a.size() > 1000);
+            }
+        }
+    }
+}
+
+void TestNotebook::lastExpressionAndCounts()
+{
+    const int before = m_shared->executionCount();
+    auto a = m_shared->execute(QStringLiteral("x = 41"));
+    QVERIFY_RESULT(a);
+    QVERIFY(a->ok());
+    QVERIFY(a->resultText().isEmpty());
+    auto b = m_shared->execute(QStringLiteral("x + 1"));
+    QVERIFY_RESULT(b);
+    QCOMPARE(b->resultText(), QStringLiteral("42"));
+    QCOMPARE(b->executionCount, before + 2);
+    auto c = m_shared->execute(QStringLiteral("print('a'); None"));
+    QVERIFY_RESULT(c);
+    QVERIFY(c->resultText().isEmpty()); // None is not shown, like a REPL
+    QCOMPARE(c->streamText(QStringLiteral("stdout")), QStringLiteral("a\n"));
+}
+
+void TestNotebook::errorKeepsEarlierState()
+{
+    QVERIFY_RESULT(m_shared->execute(QStringLiteral("kept = [1, 2, 3]")));
+    auto bad = m_shared->execute(QStringLiteral("kept.append(4)\n1 / 0"));
+    QVERIFY_RESULT(bad);
+    QCOMPARE(bad->status, QStringLiteral("error"));
+    const CellOutput *err = nullptr;
+    for (const CellOutput &o : bad->outputs)
+        if (o.kind == CellOutput::Kind::Error)
+            err = &o;
+    QVERIFY(err);
+    QCOMPARE(err->ename, QStringLiteral("ZeroDivisionError"));
+    QCOMPARE(err->evalue, QStringLiteral("division by zero"));
+    QVERIFY(err->traceback.join(QString()).contains(QStringLiteral("<cell")));
+    auto after = m_shared->execute(QStringLiteral("kept"));
+    QVERIFY_RESULT(after);
+    QCOMPARE(after->resultText(), QStringLiteral("[1, 2, 3, 4]"));
+}
+
+void TestNotebook::streamsWhileCellRuns()
+{
+    QElapsedTimer t;
+    t.start();
+    qint64 firstAt = -1;
+    CellObserver obs;
+    obs.onOutput = [&](const CellOutput &o) {
+        if (o.kind == CellOutput::Kind::Stream && firstAt < 0)
+            firstAt = t.elapsed();
+    };
+    auto r = m_shared->execute(QStringLiteral("import time\nprint('tick')\ntime.sleep(1.2)\nprint('tock')"), obs);
+    QVERIFY_RESULT(r);
+    QCOMPARE(r->streamText(QStringLiteral("stdout")), QStringLiteral("tick\ntock\n"));
+    QVERIFY(firstAt >= 0);
+    QVERIFY2(r->durationMs - firstAt >= 1000,
+             qPrintable(QStringLiteral("first output at %1 of %2 ms").arg(firstAt).arg(r->durationMs)));
+}
+
+void TestNotebook::interruptStopsCellKeepsState()
+{
+    QVERIFY_RESULT(m_shared->execute(QStringLiteral("survivor = 'still here'\ncounter = 0")));
+    std::thread interrupter([this] {
+        QTest::qWait(0);
+        for (int i = 0; i < 100 && !m_shared->isBusy(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        m_shared->interrupt();
+    });
+    QElapsedTimer t;
+    t.start();
+    auto r = m_shared->execute(QStringLiteral("import time\nwhile True:\n    counter += 1\n    time.sleep(0.01)"));
+    interrupter.join();
+    QVERIFY_RESULT(r);
+    QCOMPARE(r->status, QStringLiteral("error"));
+    QVERIFY(r->interrupted);
+    QVERIFY(!r->kernelRestarted);
+    QVERIFY(t.elapsed() < 5000);
+    auto after = m_shared->execute(QStringLiteral("survivor, counter > 0"));
+    QVERIFY_RESULT(after);
+    QCOMPARE(after->resultText(), QStringLiteral("('still here', True)"));
+}
+
+void TestNotebook::cellTimeoutInterrupts()
+{
+    QVERIFY_RESULT(m_shared->execute(QStringLiteral("before_timeout = 7")));
+    auto r = m_shared->execute(QStringLiteral("import time\ntime.sleep(30)"), {}, 800);
+    QVERIFY_RESULT(r);
+    QVERIFY(r->timedOut);
+    QVERIFY(r->interrupted);
+    QVERIFY(r->durationMs < 6000);
+    auto after = m_shared->execute(QStringLiteral("before_timeout"));
+    QVERIFY_RESULT(after);
+    QCOMPARE(after->resultText(), QStringLiteral("7"));
+}
+
+void TestNotebook::restartClearsState()
+{
+    auto s = startPython();
+    QVERIFY(s);
+    QVERIFY_RESULT(s->execute(QStringLiteral("gone_after_restart = 1")));
+    QVERIFY_RESULT(s->restart());
+    QCOMPARE(s->executionCount(), 0);
+    auto r = s->execute(QStringLiteral("gone_after_restart"));
+    QVERIFY_RESULT(r);
+    QCOMPARE(r->status, QStringLiteral("error"));
+    QCOMPARE(r->executionCount, 1);
+    QVERIFY(r->outputs.last().ename == QStringLiteral("NameError"));
+}
+
+void TestNotebook::kernelDeathIsRecovered()
+{
+    auto s = startPython();
+    QVERIFY(s);
+    QVERIFY_RESULT(s->execute(QStringLiteral("y = 5")));
+    auto r = s->execute(QStringLiteral("import os\nos._exit(3)"));
+    QVERIFY_RESULT(r);
+    QCOMPARE(r->status, QStringLiteral("aborted"));
+    QVERIFY(r->kernelRestarted);
+    auto again = s->execute(QStringLiteral("1 + 1"));
+    QVERIFY_RESULT(again);
+    QCOMPARE(again->resultText(), QStringLiteral("2"));
+}
+
+void TestNotebook::topLevelAwait()
+{
+    auto r = m_shared->execute(QStringLiteral(
+        "import asyncio\nasync def twice(v):\n    await asyncio.sleep(0.01)\n    return v * 2\n"
+        "await twice(21)"));
+    QVERIFY_RESULT(r);
+    QVERIFY2(r->ok(), qPrintable(r->streamText(QStringLiteral("stderr"))));
+    QCOMPARE(r->resultText(), QStringLiteral("42"));
+}
+
+void TestNotebook::closeRemovesSandbox()
+{
+    auto s = startPython();
+    QVERIFY(s);
+    const QString id = s->sandboxId();
+    s->close();
+    auto list = m_engine->runtime().list(QLatin1String(labels::Owner), ownerLabel());
+    QVERIFY_RESULT(list);
+    for (const SandboxInfo &info : *list)
+        QVERIFY(info.id != id);
+    QVERIFY(!s->execute(QStringLiteral("1")));
+}
+
+void TestNotebook::unknownLanguageAndNoKernel()
+{
+    auto a = NotebookSession::start(m_engine->runtimePtr(), QStringLiteral("cobol"));
+    QVERIFY(!a);
+    QCOMPARE(a.error().code, ErrorCode::UnknownLanguage);
+    auto b = NotebookSession::start(m_engine->runtimePtr(), QStringLiteral("go"));
+    QVERIFY(!b);
+    QCOMPARE(b.error().code, ErrorCode::InvalidArgument);
+}
+
+void TestNotebook::cleanupTestCase()
+{
+    if (m_shared)
+        m_shared->close();
+    m_shared.reset();
+    if (m_engine)
+        QCOMPARE(test::leftoverSandboxes(*m_engine), 0);
+}
+
+QTEST_GUILESS_MAIN(TestNotebook)
+#include "tst_notebook.moc"
