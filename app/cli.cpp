@@ -5,6 +5,7 @@
 #include "images/imagerecipe.h"
 #include "languages/language.h"
 #include "session/engine.h"
+#include "session/notebook.h"
 #include "session/runresultjson.h"
 #include "util/tarball.h"
 
@@ -425,8 +426,9 @@ int cmdBench(const QStringList &args)
     int n = 10;
     if (const qsizetype i = args.indexOf(QStringLiteral("--iterations")); i >= 0)
         n = qMax(1, args.value(i + 1).toInt());
-    if (which != QLatin1String("cold")) {
-        err() << "usage: sandbox-studio bench cold [--iterations N]" << Qt::endl;
+    if (which != QLatin1String("cold") && which != QLatin1String("notebook")) {
+        err() << "usage: sandbox-studio bench cold|notebook [--iterations N] [--language L]"
+              << Qt::endl;
         return ExitUsage;
     }
     auto engine = engineFrom({}, {});
@@ -434,6 +436,42 @@ int cmdBench(const QStringList &args)
         return reportError(engine.error(), false);
     if (auto ping = (*engine)->ping(); !ping)
         return reportError(ping.error(), false);
+    if (which == QLatin1String("notebook")) {
+        QString language = QStringLiteral("python");
+        if (const qsizetype i = args.indexOf(QStringLiteral("--language")); i >= 0)
+            language = args.value(i + 1);
+        QElapsedTimer startTimer;
+        startTimer.start();
+        auto session = NotebookSession::start((*engine)->runtimePtr(), language);
+        if (!session)
+            return reportError(session.error(), false);
+        const double startMs = double(startTimer.nsecsElapsed()) / 1e6;
+        const QString setup = language == QLatin1String("r") ? QStringLiteral("x <- 1")
+                              : language == QLatin1String("javascript") ? QStringLiteral("var x = 1")
+                                                                        : QStringLiteral("x = 1");
+        if (auto r = (*session)->execute(setup); !r)
+            return reportError(r.error(), false);
+        QList<double> cellMs;
+        for (int i = 0; i < qMax(n, 20) * 5; ++i) {
+            QElapsedTimer t;
+            t.start();
+            auto r = (*session)->execute(QStringLiteral("x + 1"));
+            if (!r || !r->resultText().contains(u'2'))
+                return reportError(r ? Error{ErrorCode::Internal, QStringLiteral("unexpected result"), r->resultText()}
+                                     : r.error(),
+                                   false);
+            cellMs << double(t.nsecsElapsed()) / 1e6;
+        }
+        (*session)->close();
+        QJsonObject out{{QStringLiteral("benchmark"), QStringLiteral("notebook_cell_round_trip")},
+                        {QStringLiteral("language"), language},
+                        {QStringLiteral("code"), QStringLiteral("x + 1")},
+                        {QStringLiteral("session_start_ms"), startMs},
+                        {QStringLiteral("cell"), stats(cellMs)},
+                        {QStringLiteral("goal_p50_ms"), 3}};
+        QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Indented);
+        return 0;
+    }
     const QString image = *Engine::defaultImageFor(QStringLiteral("python"));
     RunRequest req;
     req.language = QStringLiteral("python");
@@ -514,6 +552,7 @@ QString cliUsage()
         "  doctor                     check the container engine and the images\n"
         "  reap                       remove sandboxes left by crashed processes\n"
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
+        "  bench notebook [--language L]  benchmark a notebook cell round trip (JSON)\n"
         "\n"
         "Options:\n"
         "  -h, --help                 show this help\n"
