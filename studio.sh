@@ -119,14 +119,15 @@ setup() {
     services
     toolchain
     build
-    images python
+    images "$@"
 }
 
 case "${1:-}" in
     services) services ;;
     build) toolchain; build ;;
     launch)
-        setup
+        # The Python image is enough to start; others are built when first needed.
+        setup python
         "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" reap >/dev/null || true
         if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
             die "no display (DISPLAY is not set): run this from a desktop session, or try 'xvfb-run ./studio.sh launch'"
@@ -135,12 +136,12 @@ case "${1:-}" in
         exec "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" "${@:2}"
         ;;
     test)
-        setup
+        setup python javascript r cpp go java
         log "running the test suite"
         "${RUN[@]}" ctest --preset "$PRESET" "${@:2}"
         ;;
     bench)
-        setup
+        setup python
         "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" bench cold "${@:2}"
         ;;
     shell)

@@ -118,55 +118,95 @@ Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &
     QString mirror = qEnvironmentVariable("DEBIAN_MIRROR");
     if (mirror.isEmpty())
         mirror = QStringLiteral("http://deb.debian.org/debian");
-    report(1, QStringLiteral("debootstrap %1 with %2 packages")
+    report(1, QStringLiteral("Debian %1 with %2 packages")
                   .arg(recipe.suite)
                   .arg(recipe.packages.size()));
 
-    QProcess proc;
-    proc.setProcessChannelMode(QProcess::MergedChannels);
-    proc.start(debootstrap, {QStringLiteral("--variant=minbase"),
-                             QStringLiteral("--include=") + recipe.packages.join(u','),
-                             recipe.suite, scratch, mirror});
-    if (!proc.waitForStarted(10000))
-        return fail(ErrorCode::IoError, QStringLiteral("debootstrap did not start"),
-                    proc.errorString());
-    // debootstrap's steps: resolve, retrieve N, validate, extract, unpack, configure.
-    int retrieved = 0, configured = 0, unpacked = 0, lastStep = 0;
-    QByteArray tail;
-    QByteArray pending;
-    while (proc.state() != QProcess::NotRunning) {
-        if (cancel.isCancelled()) {
-            proc.kill();
-            proc.waitForFinished(5000);
-            return fail(ErrorCode::Cancelled, QStringLiteral("Image build cancelled"));
-        }
-        proc.waitForReadyRead(200);
-        pending += proc.readAll();
-        qsizetype nl;
-        while ((nl = pending.indexOf('\n')) >= 0) {
-            const QByteArray line = pending.left(nl).trimmed();
-            pending.remove(0, nl + 1);
-            tail = QByteArray(tail + line + '\n').right(4000);
-            const QString text = QString::fromUtf8(line.mid(3));
-            int pct = -1;
-            if (line.startsWith("I: Retrieving"))
-                pct = 5 + qMin(30, ++retrieved / 8);
-            else if (line.startsWith("I: Extracting"))
-                pct = 40;
-            else if (line.startsWith("I: Unpacking"))
-                pct = 45 + qMin(15, ++unpacked / 12);
-            else if (line.startsWith("I: Configuring"))
-                pct = 60 + qMin(25, ++configured / 8);
-            if (pct >= 0) {
-                lastStep = qMax(lastStep, pct); // debootstrap's stages repeat: never go back
-                report(lastStep, text);
+    // Runs one step, turning its output lines into progress. Errors carry the last lines.
+    int lastStep = 0;
+    auto runStep = [&](const QString &program, const QStringList &args, const QString &what,
+                       const std::function<int(const QByteArray &)> &progressOf) -> Result<void> {
+        QProcess proc;
+        proc.setProcessChannelMode(QProcess::MergedChannels);
+        proc.start(program, args);
+        if (!proc.waitForStarted(10000))
+            return fail(ErrorCode::IoError, QStringLiteral("%1 did not start").arg(what),
+                        proc.errorString());
+        QByteArray tail, pending;
+        auto consume = [&] {
+            pending += proc.readAll();
+            qsizetype nl;
+            while ((nl = pending.indexOf('\n')) >= 0) {
+                const QByteArray line = pending.left(nl).trimmed();
+                pending.remove(0, nl + 1);
+                tail = QByteArray(tail + line + '\n').right(4000);
+                const int pct = progressOf(line);
+                if (pct >= 0) {
+                    lastStep = qMax(lastStep, pct); // stages repeat: never go back
+                    report(lastStep, QString::fromUtf8(line.left(120)));
+                }
             }
+        };
+        while (proc.state() != QProcess::NotRunning) {
+            if (cancel.isCancelled()) {
+                proc.kill();
+                proc.waitForFinished(5000);
+                return fail(ErrorCode::Cancelled, QStringLiteral("Image build cancelled"));
+            }
+            proc.waitForReadyRead(200);
+            consume();
         }
-    }
-    if (proc.exitStatus() != QProcess::NormalExit || proc.exitCode() != 0)
-        return fail(ErrorCode::IoError,
-                    QStringLiteral("debootstrap failed for the %1 image").arg(recipe.name),
-                    QString::fromUtf8(tail.right(1500)));
+        consume();
+        if (proc.exitStatus() != QProcess::NormalExit || proc.exitCode() != 0)
+            return fail(ErrorCode::IoError,
+                        QStringLiteral("%1 failed for the %2 image").arg(what, recipe.name),
+                        QString::fromUtf8(tail.right(1500)));
+        return {};
+    };
+
+    // Stage 1: a minimal system. debootstrap's own resolver misses some dependencies (npm's
+    // alternatives, for one), so the recipe's packages come in stage 2 through apt.
+    int retrieved = 0, configured = 0;
+    auto bootstrapped = runStep(
+        debootstrap,
+        {QStringLiteral("--variant=minbase"), QStringLiteral("--include=ca-certificates"),
+         recipe.suite, scratch, mirror},
+        QStringLiteral("debootstrap"), [&](const QByteArray &line) {
+            if (line.startsWith("I: Retrieving"))
+                return 2 + qMin(13, ++retrieved / 8);
+            if (line.startsWith("I: Configuring") || line.startsWith("I: Unpacking"))
+                return 15 + qMin(15, ++configured / 10);
+            return -1;
+        });
+    if (!bootstrapped)
+        return std::unexpected(bootstrapped.error());
+
+    // Stage 2: the recipe's packages with apt inside the new root.
+    const QString script = QStringLiteral(R"(set -e
+root="$1"; shift
+cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+mount -t proc proc "$root/proc"
+trap 'umount "$root/proc" 2>/dev/null || true' EXIT
+export DEBIAN_FRONTEND=noninteractive
+chroot "$root" apt-get update
+chroot "$root" apt-get install -y --no-install-recommends -o Dpkg::Use-Pty=0 "$@"
+chroot "$root" apt-get clean
+rm -f "$root/etc/resolv.conf"
+)");
+    int fetched = 0, setUp = 0;
+    auto installed = runStep(
+        QStringLiteral("/bin/sh"),
+        QStringList{QStringLiteral("-c"), script, QStringLiteral("image-build"), scratch} +
+            recipe.packages,
+        QStringLiteral("apt-get install"), [&](const QByteArray &line) {
+            if (line.startsWith("Get:"))
+                return 32 + qMin(28, ++fetched / 6);
+            if (line.startsWith("Setting up"))
+                return 60 + qMin(25, ++setUp / 6);
+            return -1;
+        });
+    if (!installed)
+        return std::unexpected(installed.error());
 
     // Smaller images: no package archives or lists; the work directory exists.
     for (const auto &sub :

@@ -10,7 +10,7 @@ namespace sandbox {
 
 namespace {
 // Bump when the way images are built changes (post-processing, helpers baked in).
-constexpr auto BuilderVersion = "builder-1";
+constexpr auto BuilderVersion = "builder-2"; // debootstrap minbase, then apt-get install
 } // namespace
 
 QString ImageRecipe::tag() const

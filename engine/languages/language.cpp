@@ -132,6 +132,7 @@ LanguageDescriptor r()
     d.highlightName = QStringLiteral("R Script");
     d.imageRecipe = QStringLiteral("r");
     d.sampleCode = QStringLiteral("cat(\"Hello from\", R.version.string, \"\\n\")\n");
+    d.env = {QStringLiteral("R_PROFILE_USER=/sandbox/.sandbox/r/Rprofile")};
     d.fileNameFor = [](const QString &) -> QString { return QStringLiteral("main.R"); };
     d.stepsFor = [](const QString &file) { return runOnly({QStringLiteral("Rscript"), file}); };
     return d;

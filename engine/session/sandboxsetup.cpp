@@ -66,7 +66,7 @@ QList<TarMember> helperMembers(const LanguageDescriptor &lang)
     else if (lang.id == QLatin1String("javascript"))
         helpers = {QStringLiteral("sandbox_kernel.js")};
     else if (lang.id == QLatin1String("r"))
-        helpers = {QStringLiteral("sandbox_kernel.R")};
+        helpers = {QStringLiteral("sandbox_kernel.R"), QStringLiteral("Rprofile")};
     if (!helpers.isEmpty())
         members.append({QStringLiteral(".sandbox/") + lang.id, T::Directory, {}, 0755, {}});
     for (const QString &name : helpers)

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <atomic>
 #include <thread>
 
 using namespace sandbox;
@@ -33,6 +34,9 @@ private Q_SLOTS:
     void kernelDeathIsRecovered();
     void topLevelAwait();
     void closeRemovesSandbox();
+    void everyKernel_data();
+    void everyKernel();
+    void rPlotsAreDisplayed();
     void unknownLanguageAndNoKernel();
     void cleanupTestCase();
 
@@ -63,7 +67,8 @@ void TestNotebook::sharedInteractiveCases_data()
 {
     QTest::addColumn<QJsonObject>("notebook");
     const QStringList languages =
-        qEnvironmentVariable("SANDBOX_NOTEBOOK_LANGUAGES", QStringLiteral("python"))
+        qEnvironmentVariable("SANDBOX_NOTEBOOK_LANGUAGES",
+                            QStringLiteral("python,javascript,r"))
             .split(u',', Qt::SkipEmptyParts);
     QFile f(test::casesDir() + QStringLiteral("/cases.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -256,6 +261,98 @@ void TestNotebook::closeRemovesSandbox()
     for (const SandboxInfo &info : *list)
         QVERIFY(info.id != id);
     QVERIFY(!s->execute(QStringLiteral("1")));
+}
+
+void TestNotebook::everyKernel_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("setState");   // defines kept = 10
+    QTest::addColumn<QString>("failing");    // raises an error
+    QTest::addColumn<QString>("endless");    // prints "started" then loops forever
+    QTest::addColumn<QString>("readState");  // shows kept * 2
+    QTest::newRow("python") << QStringLiteral("python") << QStringLiteral("kept = 10")
+                            << QStringLiteral("undefined_name")
+                            << QStringLiteral("import time\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)")
+                            << QStringLiteral("kept * 2");
+    QTest::newRow("javascript") << QStringLiteral("javascript") << QStringLiteral("const kept = 10;")
+                                << QStringLiteral("undefinedName + 1")
+                                << QStringLiteral("console.log('started'); let spin = 0; while (true) { spin++; }")
+                                << QStringLiteral("kept * 2");
+    QTest::newRow("r") << QStringLiteral("r") << QStringLiteral("kept <- 10")
+                       << QStringLiteral("stop('deliberate failure')")
+                       << QStringLiteral("cat('started\n'); flush(stdout()); repeat { Sys.sleep(0.05) }")
+                       << QStringLiteral("kept * 2");
+}
+
+void TestNotebook::everyKernel()
+{
+    QFETCH(QString, language);
+    QFETCH(QString, setState);
+    QFETCH(QString, failing);
+    QFETCH(QString, endless);
+    QFETCH(QString, readState);
+    auto session = NotebookSession::start(m_engine->runtimePtr(), language);
+    QVERIFY_RESULT(session);
+    auto &s = **session;
+    auto a = s.execute(setState);
+    QVERIFY_RESULT(a);
+    QVERIFY2(a->ok(), qPrintable(a->streamText(QStringLiteral("stderr"))));
+
+    // An error: status error, an Error output with a name and message, state intact.
+    auto b = s.execute(failing);
+    QVERIFY_RESULT(b);
+    QCOMPARE(b->status, QStringLiteral("error"));
+    bool sawError = false;
+    for (const CellOutput &o : b->outputs)
+        if (o.kind == CellOutput::Kind::Error && !o.ename.isEmpty() && !o.evalue.isEmpty())
+            sawError = true;
+    QVERIFY(sawError);
+
+    // Interrupt a running cell after its first output arrived.
+    std::atomic<bool> started{false};
+    CellObserver obs;
+    obs.onOutput = [&](const CellOutput &o) {
+        if (o.kind == CellOutput::Kind::Stream && o.text.contains(QStringLiteral("started")))
+            started = true;
+    };
+    std::thread interrupter([&] {
+        for (int i = 0; i < 500 && !started; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        s.interrupt();
+    });
+    QElapsedTimer t;
+    t.start();
+    auto c = s.execute(endless, obs);
+    interrupter.join();
+    QVERIFY_RESULT(c);
+    QVERIFY(started);
+    QVERIFY2(c->interrupted, qPrintable(c->status));
+    QVERIFY(!c->kernelRestarted);
+    QVERIFY(t.elapsed() < 8000);
+
+    auto d = s.execute(readState);
+    QVERIFY_RESULT(d);
+    QVERIFY2(d->resultText().contains(QStringLiteral("20")), qPrintable(d->resultText()));
+    QCOMPARE(d->executionCount, 4);
+}
+
+void TestNotebook::rPlotsAreDisplayed()
+{
+    auto session = NotebookSession::start(m_engine->runtimePtr(), QStringLiteral("r"));
+    QVERIFY_RESULT(session);
+    auto r = (*session)->execute(QStringLiteral("hist(c(1, 2, 2, 3, 3, 3))\nplot(1:10)"));
+    QVERIFY_RESULT(r);
+    QVERIFY(r->ok());
+    const QList<Artifact> images = r->images();
+    QCOMPARE(images.size(), 2);
+    for (const Artifact &a : images)
+        QVERIFY(a.data.startsWith("\x89PNG\r\n\x1a\n"));
+    auto gg = (*session)->execute(QStringLiteral(
+        "library(ggplot2)\nggplot(data.frame(x = 1:3, y = c(2, 4, 3)), aes(x, y)) + geom_line()"));
+    QVERIFY_RESULT(gg);
+    QVERIFY2(gg->ok(), qPrintable(gg->streamText(QStringLiteral("stderr"))));
+    QCOMPARE(gg->images().size(), 1);
 }
 
 void TestNotebook::unknownLanguageAndNoKernel()
