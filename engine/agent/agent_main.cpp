@@ -986,6 +986,9 @@ int mainLoop()
     }
     // Orphaned grandchildren are re-parented to us, so we reap them (no zombies).
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    // Programs run as our uid. Not dumpable: they cannot open /proc/<agent>/fd/* (our
+    // stdin/stdout, i.e. forge or steal frames) nor ptrace us. exec resets it for them.
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     setNonBlocking(1);
     fcntl(0, F_SETFD, FD_CLOEXEC);
     fcntl(1, F_SETFD, FD_CLOEXEC);

@@ -23,6 +23,7 @@
 // A peer that receives a frame breaking these rules treats the stream as broken.
 // Headers are flat JSON objects whose values are strings, integers, booleans or arrays of
 // strings. Unknown fields are ignored; unknown ops are answered with an "error" event.
+// The agent replaces bytes that are not valid UTF-8 with U+FFFD in the strings it sends.
 //
 // Requests (engine -> agent), header field "op"
 // ---------------------------------------------
@@ -51,8 +52,8 @@
 //   {"op":"stdin_close","id":N}
 //       Closes run N's stdin once the buffered bytes are written (the program sees EOF).
 //   {"op":"signal","id":N,"signal":S}
-//       Sends signal S to run N's whole process group (also after the run's leader
-//       exited, while members remain).
+//       Sends signal S to run N's whole process group, while the run is in flight (until
+//       its "exit"); otherwise answered with an "error" ("no such run").
 //   {"op":"kill_all"}
 //       SIGKILLs the process groups of all runs and every other descendant of the agent
 //       (the agent is a child subreaper, so orphans that left their group are still its
@@ -70,15 +71,17 @@
 //    "duration_ms":D,"max_rss_kb":K,"user_ms":U,"sys_ms":Y}
 //       The run is over: the leader was reaped and its output pipes reached EOF (or
 //       stayed open ExitGraceMs after the leader exited, because a background process
-//       kept them; such processes keep running until "kill_all"). C: exit status, or
-//       128+S when killed by signal S (S = 0 when not signalled). D: wall time from
-//       start to reap. K, U, Y: from wait4's rusage of the leader and its reaped
-//       descendants.
+//       kept them; such processes keep running until "kill_all". The grace period does
+//       not run while the agent holds back reading because the engine reads slowly.)
+//       C: exit status, or 128+S when killed by signal S (S = 0 when not signalled).
+//       D: wall time from start to reap. K, U, Y: from wait4's rusage of the leader and
+//       its reaped descendants.
 //   {"ev":"error","id":N,"message":"..."}           N = 0 when not about a run
 //   {"ev":"killed_all"}
 //
 // Runs are independent: several may be in flight, and their events interleave.
-// On EOF of its stdin the agent SIGKILLs all its runs and exits 0.
+// On EOF of its stdin (the engine went away) or SIGTERM, the agent SIGKILLs all its runs
+// and their descendants and exits 0.
 
 #include <cstddef>
 #include <cstdint>

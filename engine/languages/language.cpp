@@ -95,7 +95,10 @@ LanguageDescriptor cpp()
     d.stepsFor = [](const QString &file) {
         return QList<Step>{
             {Step::Phase::Compile,
-             {QStringLiteral("g++"), QStringLiteral("-std=c++20"), QStringLiteral("-O2"),
+             // LC_ALL=C: ASCII quotes in diagnostics ("expected ';'"), which people and
+             // tools search for; the program itself still runs with UTF-8.
+             {QStringLiteral("env"), QStringLiteral("LC_ALL=C"), QStringLiteral("g++"),
+              QStringLiteral("-std=c++20"), QStringLiteral("-O2"),
               QStringLiteral("-o"), QStringLiteral("/sandbox/.sandbox/main"), file}},
             {Step::Phase::Run, {QStringLiteral("/sandbox/.sandbox/main")}}};
     };

@@ -71,6 +71,11 @@ mkdir -p "$ROOT$PARENT"
 mount --rbind "$PARENT" "$ROOT$PARENT"
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
 cp -L /etc/ssl/certs/ca-certificates.crt "$ROOT/usr/local/share/host-ca-certificates.crt" 2>/dev/null || true
+# The host's trust store (it may hold a corporate or egress CA) is what the application
+# inside must trust too, and what sandboxes get when "trust the host's CA" is on.
+if [[ -f /etc/ssl/certs/ca-certificates.crt ]]; then
+    mount --bind /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/ca-certificates.crt"
+fi
 for tool in /usr/bin/docker /usr/local/bin/docker; do
     if [[ -x "$tool" ]]; then
         touch "$ROOT/usr/local/bin/docker"

@@ -186,6 +186,12 @@ try:
 except OSError as e:
     print("root read-only", e.errno)
 print("pgid==pid", os.getpgid(0) == os.getpid())
+for fd in (0, 1):
+    try:
+        open(f"/proc/{os.getppid()}/fd/{fd}", "rb" if fd == 0 else "wb")
+        print("agent fd", fd, "reachable")
+    except OSError as e:
+        print("agent fd", fd, "refused")
 )")});
     QVERIFY(o);
     const QString out = QString::fromUtf8(o->out);
@@ -194,6 +200,9 @@ print("pgid==pid", os.getpgid(0) == os.getpid())
     QVERIFY2(out.contains(QStringLiteral("NoNewPrivs: 1")), qPrintable(out));
     QVERIFY2(out.contains(QStringLiteral("root read-only 30")), qPrintable(out));
     QVERIFY2(out.contains(QStringLiteral("pgid==pid True")), qPrintable(out));
+    // A program cannot reach the agent's own stream through /proc.
+    QVERIFY2(out.contains(QStringLiteral("agent fd 0 refused")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("agent fd 1 refused")), qPrintable(out));
 }
 
 void TestAgent::printOne()
