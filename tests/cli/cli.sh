@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The command line against the real engine: exit statuses, stdin, --json, --file,
+# --artifacts-dir, limits and clear errors. Usage: cli.sh SANDBOX_STUDIO CASES_DIR
+set -uo pipefail
+APP="$1"; CASES="$2"
+failures=0; passes=0
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+check() { # check NAME CONDITION-COMMAND...
+    local name="$1"; shift
+    if "$@"; then passes=$((passes + 1)); echo "PASS: $name"; else failures=$((failures + 1)); echo "FAIL: $name"; fi
+}
+
+# No display needed for version and help.
+out="$(env -u DISPLAY -u WAYLAND_DISPLAY "$APP" --version)"
+check "--version without a display" grep -q "^sandbox-studio [0-9]" <<<"$out"
+out="$(env -u DISPLAY "$APP" --help)"
+check "--help lists run" grep -q "run \[options\] FILE" <<<"$out"
+
+# Code from stdin; the exit status is the program's.
+echo 'import sys; print("from stdin"); sys.exit(7)' | "$APP" run --language python - >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "run - exits with the program's status (7)" test "$status" -eq 7
+check "run - prints the program's stdout" grep -q "from stdin" "$tmp/out"
+
+# Language from the extension, stderr kept apart.
+printf 'import sys\nprint("to out")\nprint("to err", file=sys.stderr)\n' >"$tmp/two.py"
+"$APP" run "$tmp/two.py" >"$tmp/out" 2>"$tmp/err"
+check "stdout and stderr apart" bash -c "grep -q 'to out' '$tmp/out' && ! grep -q 'to err' '$tmp/out' && grep -q 'to err' '$tmp/err'"
+
+# --json with --file and an artifact.
+"$APP" run --json --file "$CASES/data/orders.csv" "$CASES/python/orders_report.py" >"$tmp/json"
+status=$?
+check "--json run exits 0" test "$status" -eq 0
+check "--json has exit_code 0" grep -q '"exit_code": 0' "$tmp/json"
+check "--json carries summary.txt" grep -q '"name": "summary.txt"' "$tmp/json"
+check "--json carries artifact bytes" grep -q '"data_base64": "dG9wX2N1c3RvbWVyPUJvYgo="' "$tmp/json"
+
+# --artifacts-dir writes plots.
+"$APP" run --artifacts-dir "$tmp/art" "$CASES/python/sales_summary.py" >/dev/null 2>&1
+check "--artifacts-dir writes the figure" bash -c "head -c 8 '$tmp/art/output/figure-001.png' | grep -q PNG"
+
+# Limits: timeout kills and says so.
+echo 'import time; time.sleep(30)' | "$APP" run --language python --timeout 1 - >/dev/null 2>"$tmp/err"
+status=$?
+check "--timeout kills (137)" test "$status" -eq 137
+check "--timeout is reported" grep -q "time limit" "$tmp/err"
+
+# Clear errors: unknown language, bad memory, unreachable engine.
+echo 'x' | "$APP" run --language cobol - >/dev/null 2>"$tmp/err"
+status=$?
+check "unknown language exits 125" test "$status" -eq 125
+check "unknown language is named" grep -q "Unknown language 'cobol'" "$tmp/err"
+echo 'print(1)' | "$APP" run --language python --memory lots - >/dev/null 2>"$tmp/err"
+check "bad --memory is explained" grep -q "memory takes a size" "$tmp/err"
+echo 'print(1)' | "$APP" run --language python --host unix:///nonexistent.sock - >/dev/null 2>"$tmp/err"
+status=$?
+check "unreachable engine exits 125" test "$status" -eq 125
+check "unreachable engine names the endpoint" grep -q "nonexistent.sock" "$tmp/err"
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]
