@@ -134,6 +134,17 @@ int cmdRun(const QStringList &args)
          QStringLiteral("path")},
         {QStringLiteral("image"), QStringLiteral("Use this image instead of the language's"),
          QStringLiteral("ref")},
+        {QStringLiteral("library"),
+         QStringLiteral("Install NAME first with the language's package manager (repeatable; "
+                        "default: worked out from the code's imports). Installs have network "
+                        "even when the program does not"),
+         QStringLiteral("name")},
+        {QStringLiteral("cran-repo"),
+         QStringLiteral("CRAN-style repository for R installs (default: $SANDBOX_CRAN_REPO or "
+                        "https://cloud.r-project.org)"),
+         QStringLiteral("url")},
+        {QStringLiteral("no-host-ca"),
+         QStringLiteral("Do not give sandboxes with network the host's CA certificates")},
         {QStringLiteral("backend"), QStringLiteral("docker (default) or docker-tls"),
          QStringLiteral("kind")},
         {QStringLiteral("host"),
@@ -229,6 +240,9 @@ int cmdRun(const QStringList &args)
         req.files.append({QFileInfo(path).fileName(), in.readAll()});
     }
     req.image = p.value(QStringLiteral("image"));
+    req.libraries = p.values(QStringLiteral("library"));
+    req.cranRepo = p.value(QStringLiteral("cran-repo"));
+    req.trustHostCa = !p.isSet(QStringLiteral("no-host-ca"));
 
     auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")));
     if (!engine)
@@ -237,6 +251,11 @@ int cmdRun(const QStringList &args)
     if (!json) {
         obs.onStdout = writeOut;
         obs.onStderr = writeErr;
+        // What the dependency phase does, before the program's own output.
+        obs.onStatus = [](const QString &s) {
+            if (s.startsWith(QLatin1String("install")) || s.startsWith(QLatin1String("dependenc")))
+                err() << "sandbox-studio: " << s << Qt::endl;
+        };
     }
     CancelToken cancel;
     auto result = (*engine)->runBlocking(req, obs, cancel);
@@ -398,6 +417,42 @@ int cmdReap()
     return 0;
 }
 
+/// deps list | deps clear [--language L]: the cached dependency volumes.
+int cmdDeps(const QStringList &args)
+{
+    const QString sub = args.value(0);
+    QString language;
+    if (args.value(1) == QLatin1String("--language"))
+        language = args.value(2);
+    if (sub != QLatin1String("list") && sub != QLatin1String("clear")) {
+        err() << "usage: sandbox-studio deps list|clear [--language LANG]" << Qt::endl;
+        return ExitUsage;
+    }
+    auto engine = engineFrom({}, {});
+    if (!engine)
+        return reportError(engine.error(), false);
+    auto volumes =
+        (*engine)->runtime().listVolumes(QLatin1String(labels::Kind), QStringLiteral("deps"));
+    if (!volumes)
+        return reportError(volumes.error(), false);
+    int failed = 0;
+    for (const VolumeInfo &v : *volumes) {
+        const QString lang = v.labels.value(QStringLiteral("io.sandbox-studio.language"));
+        if (!language.isEmpty() && lang != language)
+            continue;
+        if (sub == QLatin1String("list")) {
+            QTextStream(stdout) << v.name.leftJustified(44) << lang.leftJustified(12) << v.createdAt
+                                << Qt::endl;
+        } else if (auto r = (*engine)->runtime().removeVolume(v.name); !r) {
+            err() << "sandbox-studio: " << v.name << ": " << r.error().message << Qt::endl;
+            ++failed;
+        } else {
+            QTextStream(stdout) << "removed " << v.name << Qt::endl;
+        }
+    }
+    return failed ? ExitEngine : 0;
+}
+
 QJsonObject stats(QList<double> ms)
 {
     std::sort(ms.begin(), ms.end());
@@ -447,8 +502,9 @@ int cmdBench(const QStringList &args)
             return reportError(session.error(), false);
         const double startMs = double(startTimer.nsecsElapsed()) / 1e6;
         const QString setup = language == QLatin1String("r") ? QStringLiteral("x <- 1")
-                              : language == QLatin1String("javascript") ? QStringLiteral("var x = 1")
-                                                                        : QStringLiteral("x = 1");
+                              : language == QLatin1String("javascript")
+                                  ? QStringLiteral("var x = 1")
+                                  : QStringLiteral("x = 1");
         if (auto r = (*session)->execute(setup); !r)
             return reportError(r.error(), false);
         QList<double> cellMs;
@@ -457,7 +513,8 @@ int cmdBench(const QStringList &args)
             t.start();
             auto r = (*session)->execute(QStringLiteral("x + 1"));
             if (!r || !r->resultText().contains(u'2'))
-                return reportError(r ? Error{ErrorCode::Internal, QStringLiteral("unexpected result"), r->resultText()}
+                return reportError(r ? Error{ErrorCode::Internal,
+                                             QStringLiteral("unexpected result"), r->resultText()}
                                      : r.error(),
                                    false);
             cellMs << double(t.nsecsElapsed()) / 1e6;
@@ -551,6 +608,7 @@ QString cliUsage()
         "  images pull REF            pull an image from its registry (with progress)\n"
         "  doctor                     check the container engine and the images\n"
         "  reap                       remove sandboxes left by crashed processes\n"
+        "  deps list|clear [--language L]  cached dependency volumes (clear removes them)\n"
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
         "  bench notebook [--language L]  benchmark a notebook cell round trip (JSON)\n"
         "\n"
@@ -573,6 +631,8 @@ int runCli(const QStringList &args)
         return cmdReap();
     if (cmd == QLatin1String("bench"))
         return cmdBench(rest);
+    if (cmd == QLatin1String("deps"))
+        return cmdDeps(rest);
     err() << "sandbox-studio: unknown command '" << cmd << "'\n\n" << cliUsage();
     return ExitUsage;
 }

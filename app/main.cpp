@@ -23,7 +23,7 @@ bool isHeadlessCommand(const QString &arg)
 {
     static const QStringList commands = {
         QStringLiteral("run"),  QStringLiteral("images"), QStringLiteral("doctor"),
-        QStringLiteral("reap"), QStringLiteral("bench"),
+        QStringLiteral("reap"), QStringLiteral("bench"),  QStringLiteral("deps"),
     };
     return commands.contains(arg);
 }

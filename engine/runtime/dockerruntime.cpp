@@ -161,6 +161,20 @@ QByteArray DockerRuntime::createBody(const SandboxSpec &spec) const
         s(QStringLiteral("rw,exec,nosuid,nodev,size=%1,%2").arg(spec.workDirBytes).arg(owner));
     tmpfs["/tmp"] = s(QStringLiteral("rw,nosuid,nodev,size=%1,mode=1777").arg(spec.tmpBytes));
     host["Tmpfs"] = tmpfs;
+    if (!spec.volumes.isEmpty()) {
+        json mounts = json::array();
+        for (const VolumeMount &v : spec.volumes) {
+            json m;
+            m["Type"] = v.type == VolumeMount::Type::Bind ? "bind" : "volume";
+            m["Source"] = s(v.source);
+            m["Target"] = s(v.target);
+            m["ReadOnly"] = v.readOnly;
+            if (v.type == VolumeMount::Type::Volume)
+                m["VolumeOptions"] = json{{"NoCopy", true}};
+            mounts.push_back(m);
+        }
+        host["Mounts"] = mounts;
+    }
     host["Init"] = true; // reaps zombies and forwards signals in PID 1
     host["LogConfig"] = json{{"Type", "none"}, {"Config", json::object()}};
     body["HostConfig"] = host;
@@ -264,14 +278,16 @@ class DockerExecChannel final : public ExecChannel
 public:
     DockerExecChannel(DockerRuntime *runtime, QString execId, std::unique_ptr<RawStream> stream,
                       std::function<Result<int>(const QString &)> exitCode)
-        : m_execId(std::move(execId)), m_stream(std::move(stream)), m_exitCode(std::move(exitCode)),
-          m_demux([this](FrameDemuxer::Stream which, QByteArrayView data) {
-              if (which == FrameDemuxer::Stream::Stderr || which == FrameDemuxer::Stream::SystemError)
-                  m_err->append(data);
-              else
-                  m_out->append(data);
-              return true;
-          })
+        : m_execId(std::move(execId))
+        , m_stream(std::move(stream))
+        , m_exitCode(std::move(exitCode))
+        , m_demux([this](FrameDemuxer::Stream which, QByteArrayView data) {
+            if (which == FrameDemuxer::Stream::Stderr || which == FrameDemuxer::Stream::SystemError)
+                m_err->append(data);
+            else
+                m_out->append(data);
+            return true;
+        })
     {
         (void)runtime;
     }
@@ -328,8 +344,7 @@ Result<std::unique_ptr<ExecChannel>> DockerRuntime::execInteractive(const QStrin
     if (!stream)
         return std::unexpected(stream.error());
     return std::unique_ptr<ExecChannel>(std::make_unique<DockerExecChannel>(
-        this, *execId, std::move(*stream),
-        [this](const QString &e) { return execExitCode(e); }));
+        this, *execId, std::move(*stream), [this](const QString &e) { return execExitCode(e); }));
 }
 
 Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, const ExecIo &io,
@@ -491,6 +506,81 @@ Result<bool> DockerRuntime::networkExists(const QString &name)
     return true;
 }
 
+Result<bool> DockerRuntime::volumeExists(const QString &name)
+{
+    const QString path = api(QStringLiteral("/volumes/%1").arg(enc(name)));
+    auto resp = m_http.request("GET", path, {}, {}, 10000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (resp->status == 404)
+        return false;
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
+    return true;
+}
+
+Result<void> DockerRuntime::createVolume(const QString &name, const QMap<QString, QString> &labels)
+{
+    json body;
+    body["Name"] = s(name);
+    body["Driver"] = "local";
+    json l = json::object();
+    for (auto it = labels.cbegin(); it != labels.cend(); ++it)
+        l[s(it.key())] = s(it.value());
+    body["Labels"] = l;
+    const QString path = api(QStringLiteral("/volumes/create"));
+    auto resp = m_http.request("POST", path, QByteArray::fromStdString(body.dump()),
+                               "application/json", 30000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("POST ") + path));
+    return {};
+}
+
+Result<QList<VolumeInfo>> DockerRuntime::listVolumes(const QString &labelKey,
+                                                     const QString &labelValue)
+{
+    json filters;
+    filters["label"] = json::array({s(labelKey + u'=' + labelValue)});
+    const QString path =
+        api(QStringLiteral("/volumes?filters=") + enc(QString::fromStdString(filters.dump())));
+    auto resp = m_http.request("GET", path, {}, {}, 30000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
+    const json j = parse(resp->body);
+    if (!j.is_object() || !j.contains("Volumes"))
+        return fail(ErrorCode::ProtocolError, QStringLiteral("volume list without Volumes"));
+    QList<VolumeInfo> out;
+    if (!j["Volumes"].is_array())
+        return out; // null when there are none
+    for (const auto &v : j["Volumes"]) {
+        VolumeInfo info;
+        info.name = jsonString(v, "Name");
+        info.createdAt = jsonString(v, "CreatedAt");
+        if (v.contains("Labels") && v["Labels"].is_object())
+            for (auto it = v["Labels"].begin(); it != v["Labels"].end(); ++it)
+                if (it.value().is_string())
+                    info.labels.insert(QString::fromStdString(it.key()),
+                                       QString::fromStdString(it.value().get<std::string>()));
+        out.append(info);
+    }
+    return out;
+}
+
+Result<void> DockerRuntime::removeVolume(const QString &name)
+{
+    const QString path = api(QStringLiteral("/volumes/%1?force=true").arg(enc(name)));
+    auto resp = m_http.request("DELETE", path, {}, {}, 60000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (resp->ok() || resp->status == 404)
+        return {};
+    return std::unexpected(engineError(*resp, QStringLiteral("DELETE ") + path));
+}
+
 Result<void> DockerRuntime::pullImage(const QString &ref,
                                       std::function<void(const QString &)> progress,
                                       const CancelToken &cancel)
@@ -547,8 +637,9 @@ Result<void> DockerRuntime::pullImage(const QString &ref,
     if (!resp->ok() || !failure.isEmpty()) {
         HttpResponse answered = *resp;
         answered.body = pending; // an error answer is one JSON object without a newline
-        Error e = resp->ok() ? Error{ErrorCode::ImageMissing, failure, QStringLiteral("POST ") + path}
-                             : engineError(answered, QStringLiteral("POST ") + path);
+        Error e = resp->ok()
+                      ? Error{ErrorCode::ImageMissing, failure, QStringLiteral("POST ") + path}
+                      : engineError(answered, QStringLiteral("POST ") + path);
         if (!failure.isEmpty())
             e.message = failure;
         e.code = ErrorCode::ImageMissing;

@@ -36,6 +36,13 @@ public:
     Result<std::unique_ptr<ExecChannel>> execInteractive(const QString &id,
                                                          const ExecSpec &spec) override;
     Result<bool> networkExists(const QString &name) override;
+    /// GET /volumes/{name}, POST /volumes/create, DELETE /volumes/{name}?force=true.
+    Result<bool> volumeExists(const QString &name) override;
+    Result<void> createVolume(const QString &name, const QMap<QString, QString> &labels) override;
+    Result<void> removeVolume(const QString &name) override;
+    /// GET /volumes?filters={"label":["key=value"]}.
+    Result<QList<VolumeInfo>> listVolumes(const QString &labelKey,
+                                          const QString &labelValue) override;
     Result<void> pullImage(const QString &ref, std::function<void(const QString &)> progress,
                            const CancelToken &cancel) override;
     Result<QString> importImage(const QString &repo, const QString &tag, const QStringList &changes,

@@ -19,7 +19,7 @@ namespace labels {
 inline constexpr auto Managed = "io.sandbox-studio.managed"; ///< "true"
 inline constexpr auto Owner = "io.sandbox-studio.owner";     ///< "<hostname>/<pid>"
 inline constexpr auto Session = "io.sandbox-studio.session"; ///< session id
-inline constexpr auto Kind = "io.sandbox-studio.kind";       ///< "oneshot" | "session" | "pool"
+inline constexpr auto Kind = "io.sandbox-studio.kind"; ///< "oneshot" | "session" | "pool" | "deps"
 inline constexpr auto Created = "io.sandbox-studio.created"; ///< ISO-8601 UTC
 } // namespace labels
 
@@ -29,6 +29,20 @@ enum class NetworkMode
     None,
     Host,
     Bridge
+};
+
+/// A named volume or a host directory mounted into a sandbox.
+struct VolumeMount
+{
+    enum class Type
+    {
+        Volume, ///< source is a volume name (Runtime::createVolume)
+        Bind    ///< source is an absolute path on the engine's host
+    };
+    Type type = Type::Volume;
+    QString source;
+    QString target; ///< absolute path inside the sandbox
+    bool readOnly = true;
 };
 
 /// Everything needed to create one hardened sandbox. Units: bytes, nano-CPUs, counts.
@@ -48,7 +62,8 @@ struct SandboxSpec
     bool readOnlyRoot = true;
     bool openStdin = false; ///< keep PID 1's stdin open (agent placement)
     QMap<QString, QString> labels;
-    QString name; ///< optional container name
+    QString name;               ///< optional container name
+    QList<VolumeMount> volumes; ///< named volumes and bind mounts
 };
 
 /// One process run inside a running sandbox (Docker exec).
@@ -114,6 +129,14 @@ struct SandboxInfo
     QMap<QString, QString> labels;
 };
 
+/// A named volume the engine knows about, as listed by labels.
+struct VolumeInfo
+{
+    QString name;
+    QString createdAt; ///< as the engine reports it (RFC 3339)
+    QMap<QString, QString> labels;
+};
+
 /// The container engine seen by the rest of the engine: Docker, Podman or Kubernetes.
 /// Every call blocks; call from worker threads. Implementations are thread-safe.
 class Runtime
@@ -161,6 +184,35 @@ public:
     /// Whether a network of that name exists ("bridge" is absent on engines started with
     /// the default bridge disabled). Errors: engine errors only.
     virtual Result<bool> networkExists(const QString &name) = 0;
+
+    /// Whether a named volume exists. Errors: engine errors only (absent -> false).
+    virtual Result<bool> volumeExists(const QString &name)
+    {
+        return fail(ErrorCode::Internal,
+                    QStringLiteral("The %1 backend has no volumes").arg(backend()), name);
+    }
+    /// Creates a named volume with labels (an existing one is kept as it is).
+    /// Errors: EngineError.
+    virtual Result<void> createVolume(const QString &name, const QMap<QString, QString> &labels)
+    {
+        (void)labels;
+        return fail(ErrorCode::Internal,
+                    QStringLiteral("The %1 backend has no volumes").arg(backend()), name);
+    }
+    /// Lists volumes carrying label key=value. Errors: engine errors.
+    virtual Result<QList<VolumeInfo>> listVolumes(const QString &labelKey,
+                                                  const QString &labelValue)
+    {
+        return fail(ErrorCode::Internal,
+                    QStringLiteral("The %1 backend has no volumes").arg(backend()),
+                    labelKey + u'=' + labelValue);
+    }
+    /// Removes a named volume, forcibly. Absent is fine. Errors: EngineError (in use, ...).
+    virtual Result<void> removeVolume(const QString &name)
+    {
+        return fail(ErrorCode::Internal,
+                    QStringLiteral("The %1 backend has no volumes").arg(backend()), name);
+    }
 
     /// Pulls ref ("python:3.12", "ghcr.io/x/y:tag") from its registry, reporting each
     /// progress line ("Downloading 12 MB/40 MB"). Errors: ImageMissing with the registry's

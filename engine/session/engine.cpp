@@ -3,8 +3,9 @@
 
 #include "images/imagerecipe.h"
 #include "languages/language.h"
-#include "session/sandboxsetup.h"
 #include "runtime/dockerruntime.h"
+#include "session/dependencies.h"
+#include "session/sandboxsetup.h"
 #include "util/tarball.h"
 
 #include <QDateTime>
@@ -38,6 +39,17 @@ int oomKillCount(const QByteArray &text)
             count = qMax(count, parts[1].toInt());
     }
     return count;
+}
+
+/// The run's dependencies; files copied in are the program's own modules.
+Result<DependencyPlan> planFor(const LanguageDescriptor &lang, const RunRequest &request)
+{
+    QStringList local;
+    for (const InputFile &f : request.files) {
+        const QString first = f.path.section(u'/', 0, 0);
+        local.append(first.section(u'.', 0, 0));
+    }
+    return planDependencies(lang, request.code, request.libraries, local);
 }
 
 } // namespace
@@ -134,6 +146,12 @@ QFuture<Result<RunResult>> Engine::run(RunRequest request, RunObserver observer,
 Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserver &observer,
                                       const CancelToken &cancel)
 {
+    return runAttempt(request, observer, cancel, 0);
+}
+
+Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserver &observer,
+                                     const CancelToken &cancel, int attempt)
+{
     QElapsedTimer total;
     total.start();
     auto status = [&](const QString &s) {
@@ -175,9 +193,8 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     }
     members.append({codeFile, TarMember::Type::File, request.code.toUtf8(), 0644, {}});
     inputs.insert(codeFile, request.code.toUtf8());
-    auto tar = makeTar(members);
-    if (!tar)
-        return std::unexpected(tar.error());
+    if (auto check = makeTar(members); !check)
+        return std::unexpected(check.error());
 
     if (cancel.isCancelled())
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
@@ -189,9 +206,60 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     for (const QString &note : notes)
         status(note);
 
-    status(QStringLiteral("creating sandbox"));
-    const SandboxSpec spec =
+    // Dependencies: named or detected, installed with network into a cached volume that
+    // the program's sandbox mounts read-only (the program keeps the network it asked for).
+    auto plan = planFor(*lang, request);
+    if (!plan)
+        return std::unexpected(plan.error());
+    auto note = [&](const QString &n) {
+        notes.append(n);
+        status(n);
+    };
+    if (plan->fromCode && !plan->detected.isEmpty())
+        note(QStringLiteral("dependencies detected from the code: %1")
+                 .arg(plan->detected.join(QStringLiteral(", "))));
+    for (const QString &n : plan->notes)
+        note(n);
+    if (!plan->unsupported.isEmpty()) {
+        if (!plan->fromCode)
+            return fail(ErrorCode::DependencyFailed, plan->unsupported);
+        note(plan->unsupported);
+    }
+    SandboxSpec spec =
         hardenedSpec(*lang, image, request.limits, *network, QStringLiteral("oneshot"));
+    QString depsVolume;
+    QStringList depsLinks;
+    if (plan->needsInstall()) {
+        InstallOptions opts;
+        opts.image = image;
+        opts.cranRepo = cranRepositoryFor(request);
+        opts.trustHostCa = request.trustHostCa;
+        opts.extraMounts = request.installMounts;
+        opts.code = request.code;
+        opts.status = status;
+        auto prepared = ensureDependencies(*m_runtime, *lang, *plan, opts, cancel);
+        if (!prepared)
+            return std::unexpected(prepared.error());
+        depsVolume = prepared->volume;
+        if (!prepared->cached)
+            note(QStringLiteral("installed: %1")
+                     .arg((prepared->installed.isEmpty() ? plan->packages : prepared->installed)
+                              .join(QStringLiteral(", "))));
+        useDependencies(*plan, depsVolume, spec, members, &depsLinks);
+    }
+    if (*network != NetworkMode::None && request.trustHostCa) {
+        const QByteArray bundle = hostCaBundle();
+        if (bundle.isEmpty())
+            note(QStringLiteral("no CA bundle found on this machine (SANDBOX_STUDIO_CA_BUNDLE, "
+                                "SSL_CERT_FILE, /etc/ssl/certs/ca-certificates.crt): the "
+                                "sandbox trusts its image's certificates only"));
+        addCaTrust(spec, members, bundle);
+    }
+    auto tar = makeTar(members);
+    if (!tar)
+        return std::unexpected(tar.error());
+
+    status(QStringLiteral("creating sandbox"));
     auto created = m_runtime->create(spec);
     if (!created)
         return std::unexpected(created.error());
@@ -211,8 +279,52 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     result.language = lang->id;
     result.notes = notes;
 
-    if (auto copied = copyIntoSandbox(*m_runtime, id, *tar, cancel); !copied)
-        return std::unexpected(copied.error());
+    QByteArray cachedList;
+    if (auto copied = copyIntoSandbox(
+            *m_runtime, id, *tar, cancel,
+            depsVolume.isEmpty() ? QString() : QLatin1String(DependencyMarker), &cachedList);
+        !copied) {
+        if (copied.error().code != ErrorCode::NotFound || depsVolume.isEmpty())
+            return std::unexpected(copied.error());
+        // The volume lacks the marker a finished install writes last: another process is
+        // still filling it (wait, then use it), an install was interrupted (a crash, a
+        // killed engine), or the volume was removed under us and the engine created an
+        // empty one (drop it and install again).
+        m_runtime->remove(id);
+        constexpr int MaxAttempts = 3;
+        auto waited = waitForInstalls(*m_runtime, depsVolume, status, cancel);
+        if (!waited)
+            return std::unexpected(waited.error());
+        QString n;
+        if (!*waited) {
+            auto removed = m_runtime->removeVolume(depsVolume);
+            if (!removed || attempt + 1 >= MaxAttempts)
+                return fail(ErrorCode::DependencyFailed,
+                            QStringLiteral("The dependency cache %1 is incomplete (an earlier "
+                                           "install was interrupted) and could not be rebuilt")
+                                .arg(depsVolume),
+                            removed ? QString() : removed.error().toString());
+            n = QStringLiteral("the dependency cache %1 was incomplete (an earlier install was "
+                               "interrupted): installing again")
+                    .arg(depsVolume);
+            status(n);
+        } else if (attempt + 1 >= MaxAttempts) {
+            return fail(
+                ErrorCode::DependencyFailed,
+                QStringLiteral("The dependency cache %1 stayed incomplete").arg(depsVolume));
+        }
+        auto again = runAttempt(request, observer, cancel, attempt + 1);
+        if (again && !n.isEmpty())
+            again->notes.prepend(n);
+        return again;
+    }
+    if (!depsVolume.isEmpty() && result.notes.filter(QStringLiteral("installed: ")).isEmpty()) {
+        QStringList list = QString::fromUtf8(cachedList).split(u'\n', Qt::SkipEmptyParts);
+        const QString n =
+            QStringLiteral("dependencies from cache: %1").arg(list.join(QStringLiteral(", ")));
+        result.notes.append(n);
+        status(n);
+    }
 
     qint64 kept = 0;
     auto keep = [&](QByteArray &sink, QByteArrayView data,
@@ -317,8 +429,10 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
                         QStringLiteral("-"),
                         QStringLiteral("-C"),
                         QLatin1String(WorkDir),
-                        QStringLiteral("--exclude=./.sandbox"),
-                        QStringLiteral(".")};
+                        QStringLiteral("--exclude=./.sandbox")};
+        for (const QString &link : depsLinks)
+            copyOut.argv.append(QStringLiteral("--exclude=./") + link);
+        copyOut.argv.append(QStringLiteral("."));
         QByteArray tarOut;
         const qint64 readCap = request.limits.artifactBytes + (4ll << 20);
         bool capped = false;
@@ -361,6 +475,27 @@ Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserv
     result.totalMs = total.elapsed();
     status(QStringLiteral("finished"));
     return result;
+}
+
+Result<QString> Engine::dependencyVolumeFor(const RunRequest &request)
+{
+    const LanguageDescriptor *lang = LanguageRegistry::instance().find(request.language);
+    if (!lang)
+        return fail(ErrorCode::UnknownLanguage,
+                    QStringLiteral("Unknown language '%1'").arg(request.language));
+    QString image = request.image;
+    if (image.isEmpty()) {
+        auto def = defaultImageFor(lang->id);
+        if (!def)
+            return std::unexpected(def.error());
+        image = *def;
+    }
+    auto plan = planFor(*lang, request);
+    if (!plan)
+        return std::unexpected(plan.error());
+    if (!plan->needsInstall())
+        return QString();
+    return dependencyVolumeName(*plan, image, cranRepositoryFor(request));
 }
 
 Result<int> Engine::reapOrphans()

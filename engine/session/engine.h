@@ -43,8 +43,9 @@ public:
     /// Runs request once in a fresh hardened sandbox that is removed on every path
     /// (success, failure, timeout, cancellation). Blocking: call from a worker thread.
     /// A program that fails is a RunResult with its exit code, not an Error. Errors:
-    /// UnknownLanguage, InvalidArgument (limits, file paths), ImageMissing,
-    /// EngineUnreachable, EngineError, Cancelled (before the program started).
+    /// UnknownLanguage, InvalidArgument (limits, file paths, library names), ImageMissing,
+    /// DependencyFailed (with the package manager's message), EngineUnreachable,
+    /// EngineError, Cancelled (before the program started).
     Result<RunResult> runBlocking(const RunRequest &request, const RunObserver &observer = {},
                                   const CancelToken &cancel = {});
 
@@ -56,11 +57,19 @@ public:
     /// Errors: UnknownLanguage, NotFound (no recipe).
     static Result<QString> defaultImageFor(const QString &language);
 
+    /// Name of the cached dependency volume a run of request would use; empty when it
+    /// installs nothing. Errors: UnknownLanguage, InvalidArgument (library names).
+    static Result<QString> dependencyVolumeFor(const RunRequest &request);
+
     /// Removes sandboxes left behind by engine processes that are no longer alive
     /// (labels: owner host/pid). Returns how many were removed.
     Result<int> reapOrphans();
 
 private:
+    /// runBlocking; attempt 1 is the retry after an incomplete dependency volume.
+    Result<RunResult> runAttempt(const RunRequest &request, const RunObserver &observer,
+                                 const CancelToken &cancel, int attempt);
+
     std::shared_ptr<Runtime> m_runtime;
 };
 

@@ -49,11 +49,20 @@ struct RunRequest
     QString language;
     QString code;
     QList<InputFile> files;
-    QStringList libraries; ///< packages to install first (dependencies issue)
+    /// Packages to install first (pip specs, npm specs, Maven g:a:v, Go module paths, R
+    /// package names). Empty: worked out from the code's imports (session/dependencies.h).
+    QStringList libraries;
     Limits limits;
-    NetworkMode network = NetworkMode::None;
-    QString image; ///< empty = the language's default image
+    NetworkMode network = NetworkMode::None; ///< of the program; installs always have network
+    QString image;                           ///< empty = the language's default image
     RunOrigin origin = RunOrigin::Cli;
+    /// Trust the host's CA bundle (TLS-intercepting proxies) in sandboxes with network.
+    bool trustHostCa = true;
+    /// CRAN-style repository of R installs; empty = env SANDBOX_CRAN_REPO or CRAN.
+    QString cranRepo;
+    /// Extra mounts of the install sandbox only (e.g. a local CRAN-style repository
+    /// reached as file:///repo); bind sources must be paths on the engine's host.
+    QList<VolumeMount> installMounts;
 };
 
 /// A file the program produced (plot, report, ...). name is relative and safe.
@@ -106,7 +115,7 @@ struct RunResult
     QString image;
     QString language;
     QStringList refusedPaths; ///< artifact paths not brought back, with the reason
-    QStringList notes; ///< things people should know ("no bridge network: used host")
+    QStringList notes;        ///< things people should know ("no bridge network: used host")
 };
 
 /// Receives events of a run as they happen, on the worker thread that runs it.

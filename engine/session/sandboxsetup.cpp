@@ -30,8 +30,8 @@ Result<NetworkMode> resolveNetwork(Runtime &runtime, NetworkMode wanted, QString
     return NetworkMode::Host;
 }
 
-SandboxSpec hardenedSpec(const LanguageDescriptor &lang, const QString &image,
-                         const Limits &limits, NetworkMode network, const QString &kind)
+SandboxSpec hardenedSpec(const LanguageDescriptor &lang, const QString &image, const Limits &limits,
+                         NetworkMode network, const QString &kind)
 {
     SandboxSpec spec;
     spec.image = image;
@@ -70,17 +70,29 @@ QList<TarMember> helperMembers(const LanguageDescriptor &lang)
     if (!helpers.isEmpty())
         members.append({QStringLiteral(".sandbox/") + lang.id, T::Directory, {}, 0755, {}});
     for (const QString &name : helpers)
-        members.append({QStringLiteral(".sandbox/%1/%2").arg(lang.id, name), T::File,
-                        helperFile(QStringLiteral(":/helpers/%1/%2").arg(lang.id, name)), 0644, {}});
+        members.append({QStringLiteral(".sandbox/%1/%2").arg(lang.id, name),
+                        T::File,
+                        helperFile(QStringLiteral(":/helpers/%1/%2").arg(lang.id, name)),
+                        0644,
+                        {}});
     return members;
 }
 
 Result<void> copyIntoSandbox(Runtime &runtime, const QString &id, const QByteArray &tar,
-                             const CancelToken &cancel)
+                             const CancelToken &cancel, const QString &requiredFile,
+                             QByteArray *requiredContent)
 {
+    constexpr int MissingExit = 97;
     ExecSpec copyIn;
     copyIn.argv = {QStringLiteral("tar"), QStringLiteral("-x"), QStringLiteral("-f"),
                    QStringLiteral("-"),   QStringLiteral("-C"), QLatin1String(SandboxWorkDir)};
+    if (!requiredFile.isEmpty())
+        copyIn.argv =
+            QStringList{
+                QStringLiteral("sh"), QStringLiteral("-c"),
+                QStringLiteral("cat \"$0\" 2>/dev/null || exit %1; exec \"$@\"").arg(MissingExit),
+                requiredFile} +
+            copyIn.argv;
     copyIn.attachStdin = true;
     copyIn.stdinData = tar;
     QByteArray err;
@@ -89,11 +101,18 @@ Result<void> copyIntoSandbox(Runtime &runtime, const QString &id, const QByteArr
         err += d;
         return true;
     };
+    io.onStdout = [&](QByteArrayView d) {
+        if (requiredContent)
+            requiredContent->append(d);
+        return true;
+    };
     auto r = runtime.exec(id, copyIn, io, cancel, Deadline::in(std::chrono::seconds(60)));
     if (!r)
         return std::unexpected(r.error());
     if (r->cancelled)
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
+    if (!requiredFile.isEmpty() && r->exitCode == MissingExit)
+        return fail(ErrorCode::NotFound, QStringLiteral("%1 is missing").arg(requiredFile));
     if (r->exitCode != 0)
         return fail(ErrorCode::IoError, QStringLiteral("Copying files into the sandbox failed"),
                     QString::fromUtf8(err.left(2000)));

@@ -18,17 +18,20 @@ Result<NetworkMode> resolveNetwork(Runtime &runtime, NetworkMode wanted, QString
 
 /// The hardened sandbox of every session: user 65534, read-only root, tmpfs work dir and
 /// /tmp, no capabilities, no-new-privileges, limits, labels (managed, owner, kind, created).
-SandboxSpec hardenedSpec(const LanguageDescriptor &lang, const QString &image,
-                         const Limits &limits, NetworkMode network, const QString &kind);
+SandboxSpec hardenedSpec(const LanguageDescriptor &lang, const QString &image, const Limits &limits,
+                         NetworkMode network, const QString &kind);
 
 /// Directories and in-sandbox helpers every sandbox of lang starts with (output/,
 /// .sandbox/, the Python matplotlib backend and kernel, ...).
 QList<TarMember> helperMembers(const LanguageDescriptor &lang);
 
 /// Extracts tar into the work directory with `tar -x` fed on stdin (works on a read-only
-/// root with a tmpfs work directory, where the archive endpoint cannot). Errors: IoError
-/// with tar's message, Cancelled, engine errors.
+/// root with a tmpfs work directory, where the archive endpoint cannot). With requiredFile,
+/// that file (absolute path inside the sandbox) must exist first; its contents go to
+/// *requiredContent. Errors: IoError with tar's message, NotFound when requiredFile is
+/// missing, Cancelled, engine errors.
 Result<void> copyIntoSandbox(Runtime &runtime, const QString &id, const QByteArray &tar,
-                             const CancelToken &cancel);
+                             const CancelToken &cancel, const QString &requiredFile = {},
+                             QByteArray *requiredContent = nullptr);
 
 } // namespace sandbox

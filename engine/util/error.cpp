@@ -32,6 +32,8 @@ QString errorCodeName(ErrorCode code)
         return QStringLiteral("path_refused");
     case ErrorCode::IoError:
         return QStringLiteral("io_error");
+    case ErrorCode::DependencyFailed:
+        return QStringLiteral("dependency_failed");
     }
     return QStringLiteral("internal");
 }

@@ -23,6 +23,7 @@ enum class ErrorCode
     ProtocolError,     ///< malformed data from the engine (truncated frame, bad JSON)
     PathRefused,       ///< a file path would escape the sandbox or the destination
     IoError,           ///< local file or process failure
+    DependencyFailed,  ///< a package manager could not install the run's dependencies
 };
 
 /// An error that crosses a module boundary as a value.

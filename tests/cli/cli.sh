@@ -58,5 +58,19 @@ status=$?
 check "unreachable engine exits 125" test "$status" -eq 125
 check "unreachable engine names the endpoint" grep -q "nonexistent.sock" "$tmp/err"
 
+# Dependencies: --library installs first (with network) while the program has none;
+# an unknown package fails with pip's own words; deps list shows the cache.
+"$APP" run --library humanize "$CASES/python/humanize_sizes.py" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "--library run exits 0" test "$status" -eq 0
+check "--library package is importable" grep -q "rows processed: 1,234,567" "$tmp/out"
+check "--library says what it installed" grep -Eq "installed: humanize|dependencies from cache: humanize" "$tmp/err"
+echo 'print(1)' | "$APP" run --language python --library nosuchpkg-sandbox-xyz - >/dev/null 2>"$tmp/err"
+status=$?
+check "unknown --library exits 125" test "$status" -eq 125
+check "unknown --library shows pip's message" grep -q "No matching distribution found for nosuchpkg-sandbox-xyz" "$tmp/err"
+"$APP" deps list >"$tmp/out" 2>&1
+check "deps list shows the cache" grep -q "^sandbox-studio-deps-python-" "$tmp/out"
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Every shared case (../shared/cases/cases.json) of the languages and kinds this suite
-// covers runs through the real engine, and every expectation in it is checked.
+// Every shared case (../shared/cases/cases.json), in all six languages and network ones
+// included, runs through the real engine, and every expectation in it is checked.
 #include "testsupport.h"
 
 #include <QFile>
@@ -24,6 +24,7 @@ private Q_SLOTS:
 private:
     std::shared_ptr<Engine> m_engine;
     QJsonArray m_cases;
+    QStringList m_failedVolumes; ///< volumes of failed installs: must not be left behind
 };
 
 void TestCases::initTestCase()
@@ -40,10 +41,10 @@ void TestCases::initTestCase()
 
 void TestCases::run_data()
 {
-    // The languages and network kinds this suite covers (the dependencies work extends it).
+    // Every case, network ones included (they install their dependencies for real).
+    // SANDBOX_CASE_LANGUAGES ("python,go") narrows the run while working on one language.
     const QStringList languages =
-        qEnvironmentVariable("SANDBOX_CASE_LANGUAGES", QStringLiteral("python"))
-            .split(u',', Qt::SkipEmptyParts);
+        qEnvironmentVariable("SANDBOX_CASE_LANGUAGES").split(u',', Qt::SkipEmptyParts);
     QTest::addColumn<QJsonObject>("testCase");
     QFile f(test::casesDir() + QStringLiteral("/cases.json"));
     if (!f.open(QIODevice::ReadOnly))
@@ -53,9 +54,8 @@ void TestCases::run_data()
     int rows = 0;
     for (const QJsonValue &v : cases) {
         const QJsonObject c = v.toObject();
-        if (!languages.contains(c.value(QStringLiteral("language")).toString()))
-            continue;
-        if (c.value(QStringLiteral("network")).toBool())
+        if (!languages.isEmpty() &&
+            !languages.contains(c.value(QStringLiteral("language")).toString()))
             continue;
         QTest::newRow(qPrintable(c.value(QStringLiteral("id")).toString())) << c;
         ++rows;
@@ -89,13 +89,37 @@ void TestCases::run()
     }
     req.libraries = strings(testCase.value(QStringLiteral("libraries")));
     req.limits.timeoutMs = 120'000;
+    // The program itself runs with network off; "network" cases may reach registries in
+    // the install step, which always has network.
+    req.network = NetworkMode::None;
+    if (testCase.value(QStringLiteral("network")).toBool()) {
+        // Install for real: drop a cached volume from an earlier run (best effort: another
+        // run may be using it, and then it simply serves from the cache).
+        auto volume = Engine::dependencyVolumeFor(req);
+        QVERIFY_RESULT(volume);
+        QVERIFY2(!volume->isEmpty(), "a network case with nothing to install");
+        m_engine->runtime().removeVolume(*volume);
+    }
 
-    auto result = m_engine->runBlocking(req);
+    QStringList statuses;
+    RunObserver observer;
+    observer.onStatus = [&](const QString &s) { statuses.append(s); };
+    auto result = m_engine->runBlocking(req, observer);
+    if (!result && result.error().code == ErrorCode::DependencyFailed)
+        if (auto volume = Engine::dependencyVolumeFor(req); volume && !volume->isEmpty())
+            m_failedVolumes.append(*volume);
     QVERIFY_RESULT(result);
     const RunResult &r = *result;
     const QString out = QString::fromUtf8(r.stdoutData);
     const QString err = QString::fromUtf8(r.stderrData);
-    const QString context = QStringLiteral("\n--- stdout:\n%1\n--- stderr:\n%2").arg(out, err);
+    const QString context =
+        QStringLiteral("\n--- stdout:\n%1\n--- stderr:\n%2\n--- notes:\n%3\n--- status:\n%4")
+            .arg(out, err, r.notes.join(u'\n'),
+                 statuses.mid(qMax(0, int(statuses.size()) - 20)).join(u'\n'));
+    if (testCase.value(QStringLiteral("network")).toBool())
+        QVERIFY2(!r.notes.filter(QStringLiteral("installed: ")).isEmpty() ||
+                     !r.notes.filter(QStringLiteral("dependencies from cache: ")).isEmpty(),
+                 qPrintable(QStringLiteral("no dependencies were installed") + context));
     const QJsonObject expect = testCase.value(QStringLiteral("expect")).toObject();
 
     if (expect.contains(QStringLiteral("exit_code")))
@@ -167,8 +191,14 @@ void TestCases::run()
 
 void TestCases::cleanupTestCase()
 {
-    if (m_engine)
-        QCOMPARE(test::leftoverSandboxes(*m_engine), 0);
+    if (!m_engine)
+        return;
+    QCOMPARE(test::leftoverSandboxes(*m_engine), 0);
+    for (const QString &v : std::as_const(m_failedVolumes)) {
+        auto exists = m_engine->runtime().volumeExists(v);
+        QVERIFY_RESULT(exists);
+        QVERIFY2(!*exists, qPrintable(v + QStringLiteral(" (a failed install) was left behind")));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCases)
