@@ -189,7 +189,7 @@ Result<std::unique_ptr<AgentChannel>> AgentChannel::open(Runtime &runtime, Sandb
             for (int i = 0; i < 10 && !channel->m_broken; ++i)
                 channel->pump(lock, 50);
             const QString tail = channel->stderrTail();
-            if (!tail.isEmpty())
+            if (!tail.isEmpty() && !e.detail.contains(tail)) // setBroken may have added it
                 e.detail += QStringLiteral("; agent stderr: ") + tail;
         }
         channel->close();
@@ -472,16 +472,8 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
     if (auto s = send(request.dump()); !s)
         return std::unexpected(s.error());
     if (spec.attachStdin) {
-        const std::string chunkHeader = json{{"op", "stdin"}, {"id", id}}.dump();
-        for (qsizetype off = 0; off < spec.stdinData.size(); off += qsizetype(agent::ChunkBytes)) {
-            const QByteArrayView part =
-                QByteArrayView(spec.stdinData)
-                    .sliced(off)
-                    .first(std::min<qsizetype>(qsizetype(agent::ChunkBytes),
-                                               spec.stdinData.size() - off));
-            if (auto s = send(chunkHeader, part); !s)
-                return std::unexpected(s.error());
-        }
+        if (auto s = sendStdin(id, spec.stdinData); !s)
+            return std::unexpected(s.error());
         if (auto s = send(json{{"op", "stdin_close"}, {"id", id}}.dump()); !s)
             return std::unexpected(s.error());
     }
@@ -560,9 +552,196 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
     }
 }
 
+Result<void> AgentChannel::sendStdin(qint64 id, QByteArrayView data)
+{
+    const std::string chunkHeader = json{{"op", "stdin"}, {"id", id}}.dump();
+    for (qsizetype off = 0; off < data.size(); off += qsizetype(agent::ChunkBytes)) {
+        const QByteArrayView part = data.sliced(off).first(
+            std::min<qsizetype>(qsizetype(agent::ChunkBytes), data.size() - off));
+        if (auto s = send(chunkHeader, part); !s)
+            return s;
+    }
+    return {};
+}
+
 Result<void> AgentChannel::signal(qint64 runId, int signal)
 {
     return send(json{{"op", "signal"}, {"id", runId}, {"signal", signal}}.dump());
+}
+
+Result<std::unique_ptr<AgentInteractiveRun>>
+AgentChannel::startInteractive(const AgentRunSpec &spec, Deadline startDeadline)
+{
+    if (spec.argv.isEmpty() || spec.argv.first().isEmpty())
+        return fail(ErrorCode::InvalidArgument, QStringLiteral("A run needs a program to start"));
+    auto waiter = std::make_shared<Waiter>();
+    qint64 id = 0;
+    {
+        std::lock_guard lock(m_state);
+        if (m_broken)
+            return std::unexpected(*m_broken);
+        id = m_nextId++;
+        m_waiters[id] = waiter;
+    }
+    // From here on the handle owns the registration: its destructor unregisters (and
+    // SIGKILLs the run if it started).
+    std::unique_ptr<AgentInteractiveRun> handle(new AgentInteractiveRun(*this, id, waiter));
+
+    json request{{"op", "run"},
+                 {"id", id},
+                 {"argv", stringArray(spec.argv)},
+                 {"env", stringArray(spec.env)},
+                 {"stdin", true},
+                 {"timeout_ms", std::max<qint64>(0, spec.timeoutMs)},
+                 {"output_limit", std::max<qint64>(0, spec.outputLimit)}};
+    if (!spec.workDir.isEmpty())
+        request["cwd"] = spec.workDir.toStdString();
+    if (auto s = send(request.dump()); !s)
+        return std::unexpected(s.error());
+    if (!spec.stdinData.isEmpty())
+        if (auto s = sendStdin(id, spec.stdinData); !s)
+            return std::unexpected(s.error());
+
+    // "started" comes first; a refused request gets "error" and "exit" instead. Output
+    // that follows stays queued for read().
+    std::unique_lock lock(m_state);
+    for (;;) {
+        for (auto it = waiter->items.begin(); it != waiter->items.end(); ++it) {
+            if (it->kind == Item::Kind::Started) {
+                handle->m_pid = it->exit.pid;
+                waiter->items.erase(it);
+                return handle;
+            }
+            if (it->kind == Item::Kind::Exit) {
+                QString why;
+                for (const Item &item : waiter->items)
+                    if (item.kind == Item::Kind::Error)
+                        why += (why.isEmpty() ? QString() : QStringLiteral("; ")) + item.message;
+                handle->m_finished = true; // nothing to kill
+                return fail(
+                    ErrorCode::ProtocolError,
+                    QStringLiteral("The sandbox agent refused to start %1").arg(spec.argv.first()),
+                    why);
+            }
+        }
+        if (m_broken)
+            return std::unexpected(*m_broken);
+        if (startDeadline.expired())
+            return fail(
+                ErrorCode::Timeout,
+                QStringLiteral("The sandbox agent did not start %1 in time").arg(spec.argv.first()),
+                m_id);
+        int slice = SliceMs;
+        if (!startDeadline.isNever())
+            slice = int(std::min<long long>(startDeadline.remainingMs(), SliceMs));
+        pump(lock, std::max(slice, 1));
+    }
+}
+
+AgentInteractiveRun::AgentInteractiveRun(AgentChannel &channel, qint64 id,
+                                         std::shared_ptr<AgentChannel::Waiter> w)
+    : m_channel(channel)
+    , m_id(id)
+    , m_waiter(std::move(w))
+{}
+
+AgentInteractiveRun::~AgentInteractiveRun()
+{
+    if (!m_finished) {
+        // Nobody will read the program any more: stop it. After its exit the agent answers
+        // "no such run", which nobody waits for either (dropped).
+        if (auto k = m_channel.signal(m_id, SIGKILL); !k)
+            qCDebug(lcAgent).noquote() << "could not stop run" << m_id << k.error().toString();
+    }
+    std::lock_guard lock(m_channel.m_state);
+    m_channel.m_waiters.erase(m_id);
+}
+
+Result<void> AgentInteractiveRun::write(QByteArrayView data)
+{
+    if (m_finished)
+        return fail(ErrorCode::IoError,
+                    QStringLiteral("The program has exited (exit %1)").arg(m_result.exitCode));
+    if (m_stdinClosed)
+        return fail(ErrorCode::IoError, QStringLiteral("The program's stdin is closed"));
+    return m_channel.sendStdin(m_id, data);
+}
+
+Result<void> AgentInteractiveRun::closeStdin()
+{
+    if (m_finished || m_stdinClosed)
+        return {};
+    m_stdinClosed = true;
+    return m_channel.send(json{{"op", "stdin_close"}, {"id", m_id}}.dump());
+}
+
+Result<void> AgentInteractiveRun::signal(int sig)
+{
+    if (m_finished)
+        return {};
+    return m_channel.signal(m_id, sig);
+}
+
+Result<bool> AgentInteractiveRun::read(int timeoutMs, QByteArray *out, QByteArray *err)
+{
+    using Item = AgentChannel::Item;
+    if (m_finished)
+        return false;
+    const Deadline deadline =
+        timeoutMs < 0 ? Deadline::never() : Deadline::in(std::chrono::milliseconds(timeoutMs));
+    std::unique_lock lock(m_channel.m_state);
+    for (;;) {
+        bool got = false;
+        while (!m_waiter->items.empty()) {
+            Item item = std::move(m_waiter->items.front());
+            m_waiter->items.pop_front();
+            switch (item.kind) {
+            case Item::Kind::Stdout:
+                if (out)
+                    out->append(item.payload);
+                got = true;
+                break;
+            case Item::Kind::Stderr:
+                if (err)
+                    err->append(item.payload);
+                got = true;
+                break;
+            case Item::Kind::Started:
+                m_pid = item.exit.pid;
+                break;
+            case Item::Kind::Error:
+                m_error += (m_error.isEmpty() ? QString() : QStringLiteral("; ")) + item.message;
+                break;
+            case Item::Kind::Exit:
+                m_result = item.exit;
+                m_result.pid = m_pid;
+                m_result.error = m_error;
+                m_finished = true;
+                break;
+            case Item::Kind::Hello:
+            case Item::Kind::KilledAll:
+                break;
+            }
+        }
+        // Output that came with the exit is returned first; the next call says "ended".
+        if (got)
+            return true;
+        if (m_finished)
+            return false;
+        if (m_channel.m_broken)
+            return std::unexpected(*m_channel.m_broken);
+        if (deadline.expired())
+            return true;
+        int slice = SliceMs;
+        if (!deadline.isNever())
+            slice = int(std::min<long long>(deadline.remainingMs(), SliceMs));
+        m_channel.pump(lock, std::max(slice, 0));
+    }
+}
+
+Result<int> AgentInteractiveRun::exitCode()
+{
+    return m_finished ? m_result.exitCode : -1;
 }
 
 Result<void> AgentChannel::putTar(const QString &dir, const QByteArray &tar, Deadline deadline)

@@ -7,6 +7,7 @@
 #include <QLoggingCategory>
 #include <QString>
 #include <QStringList>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -18,16 +19,19 @@ Q_DECLARE_LOGGING_CATEGORY(lcAgent)
 
 namespace sandbox {
 
+class AgentInteractiveRun;
+
 /// One program run through the agent (protocol.h, op "run").
 struct AgentRunSpec
 {
     QStringList argv;
     QStringList env;          ///< "NAME=value", added to the sandbox's environment
     QString workDir;          ///< empty = the sandbox's work directory
-    bool attachStdin = false; ///< stdinData is written, then stdin is closed
-    QByteArray stdinData;
-    qint64 timeoutMs = 0;   ///< enforced by the agent (SIGKILL to the process group); 0 = none
-    qint64 outputLimit = 0; ///< stdout+stderr bytes forwarded; the rest dropped; 0 = no cap
+    bool attachStdin = false; ///< run(): stdinData is written, then stdin is closed;
+                              ///< startInteractive(): stdin is always a pipe held open
+    QByteArray stdinData;     ///< startInteractive(): written first, stdin stays open
+    qint64 timeoutMs = 0;     ///< enforced by the agent (SIGKILL to the process group); 0 = none
+    qint64 outputLimit = 0;   ///< stdout+stderr bytes forwarded; the rest dropped; 0 = no cap
     /// Called on run()'s thread once the program started: the id for signal() and its pid.
     std::function<void(qint64 runId, qint64 pid)> onStarted;
 };
@@ -110,6 +114,16 @@ public:
                                const CancelToken &cancel = {},
                                Deadline deadline = Deadline::never());
 
+    /// Starts a program whose stdin stays open (interactive kernels) and returns a handle to
+    /// it: write() feeds its stdin, read() returns its output as it comes, signal() reaches
+    /// its process group. Waits (until startDeadline) for the agent to report the start.
+    /// timeoutMs and outputLimit of spec apply as for run() (0 = none); onStarted is not
+    /// called. The handle must not outlive the channel. Errors: InvalidArgument for an
+    /// empty argv, ProtocolError when the agent refuses the run, Timeout, the stream's.
+    Result<std::unique_ptr<AgentInteractiveRun>>
+    startInteractive(const AgentRunSpec &spec,
+                     Deadline startDeadline = Deadline::in(std::chrono::seconds(10)));
+
     /// Sends a signal to the whole process group of run runId (from AgentRunSpec::onStarted),
     /// e.g. SIGINT to interrupt, SIGTERM to stop. Any thread. Errors: the stream's.
     Result<void> signal(qint64 runId, int signal);
@@ -134,6 +148,8 @@ public:
     std::optional<Error> brokenError() const;
 
 private:
+    friend class AgentInteractiveRun;
+
     /// One decoded event for one waiter.
     struct Item
     {
@@ -166,6 +182,8 @@ private:
     void pump(std::unique_lock<std::mutex> &lock, int sliceMs);
     void dispatch(std::string_view header, std::string_view payload);
     void setBroken(Error e);
+    /// Sends stdin frames for run id, split into agent::ChunkBytes pieces.
+    Result<void> sendStdin(qint64 id, QByteArrayView data);
     /// Waits for a control event ("hello", "killed_all").
     Result<Item> awaitControl(const char *ev, const CancelToken &cancel, Deadline deadline);
     QString stderrTail() const;
@@ -192,6 +210,56 @@ private:
     // Reader-side decoding state, used only by the thread that set m_reading.
     struct Decoding;
     std::unique_ptr<Decoding> m_decoding;
+};
+
+/// A program started with AgentChannel::startInteractive, seen as an ExecChannel: its
+/// stdin is held open and fed by write() ("stdin" frames), read() returns its "stdout" and
+/// "stderr" events, exitCode() comes from its "exit" event. One thread at a time does I/O
+/// on it (ExecChannel's rule); signal() may be called from any thread. Destroying the
+/// handle while the program runs SIGKILLs its process group (nobody would read it any
+/// more). Must not outlive its AgentChannel.
+class AgentInteractiveRun final : public ExecChannel
+{
+public:
+    ~AgentInteractiveRun() override;
+    AgentInteractiveRun(const AgentInteractiveRun &) = delete;
+    AgentInteractiveRun &operator=(const AgentInteractiveRun &) = delete;
+
+    /// Errors: IoError once the program exited or the stream broke.
+    Result<void> write(QByteArrayView data) override;
+    /// Returns false once the program's "exit" event was read (after all its output).
+    /// timeoutMs < 0 waits until something arrives. Errors: the channel's stream errors.
+    Result<bool> read(int timeoutMs, QByteArray *out, QByteArray *err) override;
+    /// The exit code once read() returned false (128+signal when signalled); else -1.
+    Result<int> exitCode() override;
+
+    /// Closes the program's stdin once the bytes written so far reached it (EOF).
+    Result<void> closeStdin();
+    /// Sends sig to the run's process group (SIGINT interrupts, SIGKILL stops). No-op once
+    /// the run ended. Any thread. Errors: the stream's.
+    Result<void> signal(int sig);
+
+    qint64 runId() const { return m_id; }
+    qint64 pid() const { return m_pid; }
+    /// Whether read() saw the "exit" event.
+    bool finished() const { return m_finished.load(); }
+    /// The "exit" event once finished(): exit code, signal, timings.
+    AgentRunResult result() const { return m_result; }
+    /// The agent's "error" events about this run (e.g. "cannot execute x: ...").
+    QString agentError() const { return m_error; }
+
+private:
+    friend class AgentChannel;
+    AgentInteractiveRun(AgentChannel &channel, qint64 id, std::shared_ptr<AgentChannel::Waiter> w);
+
+    AgentChannel &m_channel;
+    qint64 m_id = 0;
+    qint64 m_pid = 0;
+    std::shared_ptr<AgentChannel::Waiter> m_waiter;
+    std::atomic<bool> m_finished{false};
+    bool m_stdinClosed = false;
+    AgentRunResult m_result;
+    QString m_error;
 };
 
 } // namespace sandbox

@@ -7,7 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
-
+#include <csignal>
 #include <nlohmann/json.hpp>
 
 Q_LOGGING_CATEGORY(lcNotebook, "sandbox.session.notebook", QtInfoMsg)
@@ -50,7 +50,7 @@ QMap<QString, QByteArray> mimeBundle(const json &data)
 struct KernelLaunch
 {
     QStringList argv;
-    bool inBand = false;          ///< events share stdout with the cell's output (R)
+    bool inBand = false;            ///< events share stdout with the cell's output (R)
     bool interruptBySignal = false; ///< SIGINT from outside; else an "interrupt" request
 };
 
@@ -59,18 +59,30 @@ KernelLaunch kernelLaunch(const QString &language)
     if (language == QLatin1String("python"))
         return {{QStringLiteral("python3"), QStringLiteral("-u"),
                  QStringLiteral("/sandbox/.sandbox/python/sandbox_kernel.py")},
-                false, false};
+                false,
+                false};
     if (language == QLatin1String("javascript"))
         // fd 3 carries events; the process's own stdout goes to stderr (diagnostics).
         return {{QStringLiteral("sh"), QStringLiteral("-c"),
                  QStringLiteral("exec node --expose-internals "
                                 "/sandbox/.sandbox/javascript/sandbox_kernel.js 3>&1 1>&2")},
-                false, false};
+                false,
+                false};
     if (language == QLatin1String("r"))
-        return {{QStringLiteral("Rscript"), QStringLiteral("--no-save"), QStringLiteral("--no-restore"),
+        return {{QStringLiteral("Rscript"), QStringLiteral("--no-save"),
+                 QStringLiteral("--no-restore"),
                  QStringLiteral("/sandbox/.sandbox/r/sandbox_kernel.R")},
-                true, true};
+                true,
+                true};
     return {};
+}
+
+/// A shell command run by plain exec (the exec transport's signals).
+ExecSpec shellSpec(const QString &script)
+{
+    ExecSpec spec;
+    spec.argv = {QStringLiteral("sh"), QStringLiteral("-c"), script};
+    return spec;
 }
 
 QStringList kernelArgv(const QString &language)
@@ -116,17 +128,16 @@ NotebookSession::~NotebookSession()
     close();
 }
 
-Result<std::shared_ptr<NotebookSession>> NotebookSession::start(std::shared_ptr<Runtime> runtime,
-                                                               const QString &language,
-                                                               const Limits &limits,
-                                                               NetworkMode network,
-                                                               const CancelToken &cancel)
+Result<std::shared_ptr<NotebookSession>>
+NotebookSession::start(std::shared_ptr<Runtime> runtime, const QString &language,
+                       const Limits &limits, NetworkMode network, const CancelToken &cancel)
 {
     const LanguageDescriptor *lang = LanguageRegistry::instance().find(language);
     if (!lang)
-        return fail(ErrorCode::UnknownLanguage,
-                    QStringLiteral("Unknown language '%1'. Known: %2")
-                        .arg(language, LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
+        return fail(
+            ErrorCode::UnknownLanguage,
+            QStringLiteral("Unknown language '%1'. Known: %2")
+                .arg(language, LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
     if (kernelArgv(lang->id).isEmpty())
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("%1 has no notebook kernel yet").arg(lang->displayName));
@@ -140,38 +151,78 @@ Result<std::shared_ptr<NotebookSession>> NotebookSession::start(std::shared_ptr<
     auto net = resolveNetwork(*runtime, network, &notes);
     if (!net)
         return std::unexpected(net.error());
-    auto created =
-        runtime->create(hardenedSpec(*lang, *image, limits, *net, QStringLiteral("notebook")));
-    if (!created)
-        return std::unexpected(created.error());
+    const SandboxSpec spec = hardenedSpec(*lang, *image, limits, *net, QStringLiteral("notebook"));
 
     std::shared_ptr<NotebookSession> session(new NotebookSession());
     session->m_runtime = runtime;
     session->m_language = lang->id;
-    session->m_sandboxId = *created;
     session->m_limits = limits;
-    // From here on the destructor removes the sandbox on any failure.
-    if (auto s = runtime->start(*created); !s)
-        return std::unexpected(s.error());
+
+    // Transport "agent" when the agent binary is there and comes up in the sandbox; else
+    // a plain sandbox whose kernel is a held-open exec.
+    if (auto agentPath = AgentChannel::findAgentBinary(); !agentPath) {
+        session->m_transportNote = agentPath.error().toString();
+    } else if (auto channel = AgentChannel::open(*runtime, spec, *agentPath, cancel); !channel) {
+        switch (channel.error().code) {
+        case ErrorCode::Cancelled:
+        case ErrorCode::ImageMissing:
+        case ErrorCode::EngineUnreachable:
+        case ErrorCode::TlsError:
+            return std::unexpected(channel.error()); // exec would fail the same way
+        default:
+            session->m_transportNote = QStringLiteral("the sandbox agent could not be placed: ") +
+                                       channel.error().toString();
+            break;
+        }
+    } else {
+        session->m_agent = std::move(*channel);
+        session->m_sandboxId = session->m_agent->sandboxId();
+    }
+    if (!session->m_agent) {
+        if (session->m_transportNote.startsWith(QLatin1String("the sandbox agent could not")))
+            qCWarning(lcNotebook).noquote()
+                << "notebook kernel over plain exec:" << session->m_transportNote;
+        else
+            qCInfo(lcNotebook).noquote()
+                << "notebook kernel over plain exec:" << session->m_transportNote;
+        auto created = runtime->create(spec);
+        if (!created)
+            return std::unexpected(created.error());
+        session->m_sandboxId = *created;
+        // From here on the destructor removes the sandbox on any failure.
+        if (auto s = runtime->start(*created); !s)
+            return std::unexpected(s.error());
+    }
+
     auto tar = makeTar(helperMembers(*lang));
     if (!tar)
         return std::unexpected(tar.error());
-    if (auto c = copyIntoSandbox(*runtime, *created, *tar, cancel); !c)
+    if (session->m_agent) {
+        if (auto c = session->m_agent->putTar(QLatin1String(SandboxWorkDir), *tar); !c)
+            return std::unexpected(c.error());
+    } else if (auto c = copyIntoSandbox(*runtime, session->m_sandboxId, *tar, cancel); !c) {
         return std::unexpected(c.error());
+    }
+    if (cancel.isCancelled())
+        return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled while starting the kernel"));
     if (auto k = session->startKernel(); !k)
         return std::unexpected(k.error());
+    qCDebug(lcNotebook).noquote() << lang->id << "kernel up in" << session->m_sandboxId.left(12)
+                                  << "over" << session->transport();
     return session;
 }
 
 Result<void> NotebookSession::sendInterrupt()
 {
+    // Through the agent: SIGINT to the kernel's process group, for every language (the
+    // kernels turn it into KeyboardInterrupt / an interrupted script / an R interrupt).
+    if (m_agentKernel)
+        return m_agentKernel->signal(SIGINT);
     if (kernelLaunch(m_language).interruptBySignal) {
         // The kernel reads requests only between cells: signal it from outside.
-        auto r = m_runtime->exec(m_sandboxId,
-                                 ExecSpec{{QStringLiteral("sh"), QStringLiteral("-c"),
-                                           QStringLiteral("kill -INT %1").arg(m_kernelPid)},
-                                          {}, {}, {}, false, {}},
-                                 {}, {}, Deadline::in(std::chrono::seconds(10)));
+        auto r =
+            m_runtime->exec(m_sandboxId, shellSpec(QStringLiteral("kill -INT %1").arg(m_kernelPid)),
+                            {}, {}, Deadline::in(std::chrono::seconds(10)));
         if (!r)
             return std::unexpected(r.error());
         return {};
@@ -245,13 +296,19 @@ Result<QByteArray> NotebookSession::nextEvent(Deadline deadline)
         }
         if (!*more && m_outBuffer.isEmpty()) {
             auto code = m_kernel->exitCode();
+            QString detail = QString::fromUtf8(m_errBuffer.right(2000));
+            if (m_agentKernel && !m_agentKernel->agentError().isEmpty())
+                detail += (detail.isEmpty() ? QString() : QStringLiteral("; ")) +
+                          m_agentKernel->agentError();
             return fail(ErrorCode::IoError,
                         QStringLiteral("The kernel stopped (exit %1)").arg(code ? *code : -1),
-                        QString::fromUtf8(m_errBuffer.right(2000)));
+                        detail);
         }
         if (!*more && !m_inBand && m_outBuffer.indexOf('\n') < 0)
             m_outBuffer.append('\n'); // a last line without newline
-        if (m_interruptRequested.exchange(false) && m_busy)
+        // A signal is not ordered with the requests on stdin: hold it back until the kernel
+        // said it started the cell, or it could hit a kernel that is still idle.
+        if (m_busy && (!m_agentKernel || m_cellStarted) && m_interruptRequested.exchange(false))
             if (auto w = sendInterrupt(); !w)
                 return std::unexpected(w.error());
     }
@@ -259,13 +316,27 @@ Result<QByteArray> NotebookSession::nextEvent(Deadline deadline)
 
 Result<void> NotebookSession::startKernel()
 {
-    ExecSpec spec;
-    spec.argv = kernelArgv(m_language);
-    auto channel = m_runtime->execInteractive(m_sandboxId, spec);
-    if (!channel)
-        return std::unexpected(channel.error());
-    m_kernel = std::move(*channel);
+    if (m_agent) {
+        // No timeout and no output cap: cells are bounded by execute()'s own deadline.
+        AgentRunSpec spec;
+        spec.argv = kernelArgv(m_language);
+        auto run = m_agent->startInteractive(spec);
+        if (!run)
+            return std::unexpected(run.error());
+        m_agentKernel = nullptr;
+        m_kernel = std::move(*run); // an earlier kernel run still in flight is SIGKILLed
+        m_agentKernel = static_cast<AgentInteractiveRun *>(m_kernel.get());
+        m_kernelPid = m_agentKernel->pid();
+    } else {
+        ExecSpec spec;
+        spec.argv = kernelArgv(m_language);
+        auto channel = m_runtime->execInteractive(m_sandboxId, spec);
+        if (!channel)
+            return std::unexpected(channel.error());
+        m_kernel = std::move(*channel);
+    }
     m_inBand = kernelLaunch(m_language).inBand;
+    m_cellStarted = false; // no interrupt reaches the new kernel before it takes a cell
     m_currentCell = 0;
     m_outBuffer.clear();
     m_errBuffer.clear();
@@ -302,6 +373,7 @@ Result<CellResult> NotebookSession::execute(const QString &code, const CellObser
     const int cellId = m_nextCellId++;
     json request{{"type", "execute"}, {"id", cellId}, {"code", code.toStdString()}};
     m_interruptRequested = false;
+    m_cellStarted = false;
     m_currentCell = cellId;
     m_busy = true;
     auto notBusy = qScopeGuard([this] { m_busy = false; });
@@ -336,7 +408,8 @@ Result<CellResult> NotebookSession::execute(const QString &code, const CellObser
                 return std::unexpected(r.error());
             break;
         }
-        if (line->isEmpty() && (interruptSent ? graceAfterInterrupt.expired() : deadline.expired())) {
+        if (line->isEmpty() &&
+            (interruptSent ? graceAfterInterrupt.expired() : deadline.expired())) {
             if (!interruptSent) {
                 // Cell deadline: interrupt like a person would, then give the kernel time.
                 result.timedOut = true;
@@ -356,11 +429,7 @@ Result<CellResult> NotebookSession::execute(const QString &code, const CellObser
             result.outputs.append(err);
             result.status = QStringLiteral("aborted");
             result.kernelRestarted = true;
-            m_runtime->exec(m_sandboxId,
-                            ExecSpec{{QStringLiteral("sh"), QStringLiteral("-c"),
-                                      QStringLiteral("kill -9 %1").arg(m_kernelPid)},
-                                     {}, {}, {}, false, {}},
-                            {}, {}, Deadline::in(std::chrono::seconds(10)));
+            killKernel();
             if (auto r = startKernel(); !r)
                 return std::unexpected(r.error());
             break;
@@ -369,7 +438,8 @@ Result<CellResult> NotebookSession::execute(const QString &code, const CellObser
             continue;
         const json ev = json::parse(line->constBegin(), line->constEnd(), nullptr, false);
         if (!ev.is_object()) {
-            qCWarning(lcNotebook).noquote() << "kernel sent a line that is not JSON:" << line->left(200);
+            qCWarning(lcNotebook).noquote()
+                << "kernel sent a line that is not JSON:" << line->left(200);
             continue;
         }
         if (ev.value("id", -1) != cellId && ev.contains("id") && !ev["id"].is_null())
@@ -380,7 +450,8 @@ Result<CellResult> NotebookSession::execute(const QString &code, const CellObser
             out.kind = CellOutput::Kind::Stream;
             out.name = str(ev, "name");
             out.text = str(ev, "text");
-        } else if (type == QLatin1String("display_data") || type == QLatin1String("execute_result")) {
+        } else if (type == QLatin1String("display_data") ||
+                   type == QLatin1String("execute_result")) {
             out.kind = type == QLatin1String("display_data") ? CellOutput::Kind::DisplayData
                                                              : CellOutput::Kind::ExecuteResult;
             out.data = mimeBundle(ev.value("data", json::object()));
@@ -394,6 +465,10 @@ Result<CellResult> NotebookSession::execute(const QString &code, const CellObser
                         out.traceback << QString::fromStdString(t.get<std::string>());
             if (out.ename == QLatin1String("KeyboardInterrupt"))
                 result.interrupted = true;
+        } else if (type == QLatin1String("status")) {
+            if (str(ev, "state") == QLatin1String("busy"))
+                m_cellStarted = true;
+            continue;
         } else if (type == QLatin1String("execute_reply")) {
             result.status = str(ev, "status");
             result.executionCount = ev.value("execution_count", 0);
@@ -423,22 +498,31 @@ void NotebookSession::interrupt()
         m_interruptRequested = true;
 }
 
+void NotebookSession::killKernel()
+{
+    if (m_agent) {
+        // The kernel's process group and anything the cells left running.
+        if (auto k = m_agent->killAll(); !k)
+            qCWarning(lcNotebook).noquote() << "could not stop the kernel:" << k.error().toString();
+        return;
+    }
+    if (m_kernelPid > 0)
+        (void)m_runtime->exec(
+            m_sandboxId, shellSpec(QStringLiteral("kill -9 %1 2>/dev/null; true").arg(m_kernelPid)),
+            {}, {}, Deadline::in(std::chrono::seconds(10)));
+}
+
 Result<void> NotebookSession::restart()
 {
     std::lock_guard lock(m_ioMutex);
     if (m_closed)
         return fail(ErrorCode::Internal, QStringLiteral("The notebook session is closed"));
-    if (m_kernel) {
+    if (m_kernel && !m_agent)
         (void)m_kernel->write(R"({"type":"shutdown"})"
                               "\n");
-        m_kernel.reset();
-    }
-    if (m_kernelPid > 0)
-        (void)m_runtime->exec(m_sandboxId,
-                              ExecSpec{{QStringLiteral("sh"), QStringLiteral("-c"),
-                                        QStringLiteral("kill -9 %1 2>/dev/null; true").arg(m_kernelPid)},
-                                       {}, {}, {}, false, {}},
-                              {}, {}, Deadline::in(std::chrono::seconds(10)));
+    killKernel();
+    m_agentKernel = nullptr;
+    m_kernel.reset();
     return startKernel();
 }
 
@@ -448,7 +532,14 @@ void NotebookSession::close()
     if (m_closed)
         return;
     m_closed = true;
+    m_agentKernel = nullptr;
     m_kernel.reset();
+    if (m_agent) {
+        // Removing the sandbox ends the agent and everything it started.
+        if (auto r = m_agent->close(); !r)
+            qCWarning(lcNotebook).noquote() << "could not remove sandbox" << r.error().toString();
+        return;
+    }
     if (!m_sandboxId.isEmpty() && m_runtime)
         if (auto r = m_runtime->remove(m_sandboxId); !r)
             qCWarning(lcNotebook).noquote() << "could not remove sandbox" << r.error().toString();

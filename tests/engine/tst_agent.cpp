@@ -38,6 +38,8 @@ private Q_SLOTS:
     void concurrentRuns();
     void cancelKillsRun();
     void signalReachesRun();
+    void interactiveRunStreamsStdin();
+    void interactiveRunSignalledAndDropped();
     void putTarThenRead();
     void getTarReturnsWrittenFile();
     void killAllRemovesLeftovers();
@@ -488,6 +490,82 @@ void TestAgent::signalReachesRun()
     QCOMPARE(r->signal, 15);
     QCOMPARE(r->exitCode, 143);
     QVERIFY(!r->cancelled);
+}
+
+void TestAgent::interactiveRunStreamsStdin()
+{
+    // A line-by-line echo: each line written is answered before stdin closes (the agent
+    // streams stdin, it does not wait for the end).
+    AgentRunSpec spec;
+    spec.argv = {QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-c"),
+                 QStringLiteral("import sys\nfor line in sys.stdin: print('echo:' + line.strip())\n"
+                                "sys.stderr.write('bye')")};
+    spec.stdinData = "first\n";
+    auto started = m_channel->startInteractive(spec);
+    QVERIFY_RESULT(started);
+    AgentInteractiveRun &run = **started;
+    QVERIFY(run.pid() > 1);
+    QVERIFY(run.runId() > 0);
+    auto readUntil = [&](const QByteArray &want, QByteArray &out, QByteArray &err) {
+        for (int i = 0; i < 200 && !out.contains(want); ++i) {
+            auto more = run.read(50, &out, &err);
+            if (!more || !*more)
+                return false;
+        }
+        return out.contains(want);
+    };
+    QByteArray out, err;
+    QVERIFY(readUntil("echo:first\n", out, err));
+    QVERIFY_RESULT(run.write("second\n"));
+    QVERIFY(readUntil("echo:second\n", out, err));
+    QCOMPARE(run.exitCode().value(), -1); // still running
+    QVERIFY(!run.finished());
+    QVERIFY_RESULT(run.closeStdin());
+    for (int i = 0; i < 200; ++i) {
+        auto more = run.read(50, &out, &err);
+        QVERIFY_RESULT(more);
+        if (!*more)
+            break;
+    }
+    QVERIFY(run.finished());
+    QCOMPARE(run.exitCode().value(), 0);
+    QCOMPARE(out, QByteArray("echo:first\necho:second\n"));
+    QCOMPARE(err, QByteArray("bye"));
+    QVERIFY(!run.write("late\n")); // the program is gone
+}
+
+void TestAgent::interactiveRunSignalledAndDropped()
+{
+    // SIGINT through the agent reaches the program (KeyboardInterrupt in Python, caught).
+    AgentRunSpec spec;
+    spec.argv = {QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-c"),
+                 QStringLiteral("import time\ntry:\n    print('ready')\n    time.sleep(30)\n"
+                                "except KeyboardInterrupt:\n    print('interrupted')\n"
+                                "time.sleep(30)")};
+    auto started = m_channel->startInteractive(spec);
+    QVERIFY_RESULT(started);
+    QByteArray out, err;
+    for (int i = 0; i < 200 && !out.contains("ready"); ++i)
+        QVERIFY_RESULT((*started)->read(50, &out, &err));
+    QVERIFY_RESULT((*started)->signal(SIGINT));
+    for (int i = 0; i < 200 && !out.contains("interrupted"); ++i)
+        QVERIFY_RESULT((*started)->read(50, &out, &err));
+    QVERIFY2(out.contains("interrupted"), out.constData());
+    QVERIFY(!(*started)->finished());
+    // Dropping the handle of a running program stops it.
+    started->reset();
+    QElapsedTimer t;
+    t.start();
+    QStringList left;
+    do {
+        left = processes();
+        left.removeIf([](const QString &cmd) { return !cmd.contains(QStringLiteral("python3")); });
+        if (left.isEmpty())
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    } while (t.elapsed() < 5000);
+    QVERIFY2(left.isEmpty(), qPrintable(left.join(u'|')));
+    QVERIFY_RESULT(m_channel->hello()); // the channel is still fine
 }
 
 void TestAgent::putTarThenRead()

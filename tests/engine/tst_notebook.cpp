@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Notebook sessions against the real dockerd: kernels keep state, stream, interrupt,
 // restart, survive errors; the shared interactive cases pass.
-#include "testsupport.h"
-
 #include "session/notebook.h"
+#include "testsupport.h"
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryFile>
 #include <QTest>
-
 #include <atomic>
 #include <thread>
 
@@ -38,6 +38,11 @@ private Q_SLOTS:
     void everyKernel();
     void rPlotsAreDisplayed();
     void unknownLanguageAndNoKernel();
+    void agentTransportWhenAvailable();
+    void interruptRacingCellEnd_data();
+    void interruptRacingCellEnd();
+    void execFallback_data();
+    void execFallback();
     void cleanupTestCase();
 
 private:
@@ -56,6 +61,9 @@ private:
 
 void TestNotebook::initTestCase()
 {
+    // The agent built with the tests (SANDBOX_AGENT_PATH in the environment overrides it).
+    if (qEnvironmentVariableIsEmpty("SANDBOX_AGENT_PATH"))
+        qputenv("SANDBOX_AGENT_PATH", QByteArray(SANDBOX_AGENT_BINARY));
     m_engine = test::requireEngine();
     QVERIFY(m_engine);
     m_shared = startPython();
@@ -67,14 +75,15 @@ void TestNotebook::sharedInteractiveCases_data()
 {
     QTest::addColumn<QJsonObject>("notebook");
     const QStringList languages =
-        qEnvironmentVariable("SANDBOX_NOTEBOOK_LANGUAGES",
-                            QStringLiteral("python,javascript,r"))
+        qEnvironmentVariable("SANDBOX_NOTEBOOK_LANGUAGES", QStringLiteral("python,javascript,r"))
             .split(u',', Qt::SkipEmptyParts);
     QFile f(test::casesDir() + QStringLiteral("/cases.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     int rows = 0;
-    for (const QJsonValue &v :
-         QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("interactive")).toArray()) {
+    for (const QJsonValue &v : QJsonDocument::fromJson(f.readAll())
+                                   .object()
+                                   .value(QStringLiteral("interactive"))
+                                   .toArray()) {
         const QJsonObject nb = v.toObject();
         if (!languages.contains(nb.value(QStringLiteral("language")).toString()))
             continue;
@@ -97,16 +106,19 @@ void TestNotebook::sharedInteractiveCases()
         auto r = (*session)->execute(cell.value(QStringLiteral("code")).toString());
         QVERIFY_RESULT(r);
         ++n;
-        const QString context = QStringLiteral("cell %1: status %2 stdout '%3' stderr '%4' result '%5'")
-                                    .arg(n)
-                                    .arg(r->status, r->streamText(QStringLiteral("stdout")),
-                                         r->streamText(QStringLiteral("stderr")), r->resultText());
+        const QString context =
+            QStringLiteral("cell %1: status %2 stdout '%3' stderr '%4' result '%5'")
+                .arg(n)
+                .arg(r->status, r->streamText(QStringLiteral("stdout")),
+                     r->streamText(QStringLiteral("stderr")), r->resultText());
         QCOMPARE(r->ok(), expect.value(QStringLiteral("ok")).toBool(true));
         QCOMPARE(r->executionCount, n);
         for (const QJsonValue &want : expect.value(QStringLiteral("stdout_contains")).toArray())
-            QVERIFY2(r->streamText(QStringLiteral("stdout")).contains(want.toString()), qPrintable(context));
+            QVERIFY2(r->streamText(QStringLiteral("stdout")).contains(want.toString()),
+                     qPrintable(context));
         if (expect.contains(QStringLiteral("result_contains")))
-            QVERIFY2(r->resultText().contains(expect.value(QStringLiteral("result_contains")).toString()),
+            QVERIFY2(r->resultText().contains(
+                         expect.value(QStringLiteral("result_contains")).toString()),
                      qPrintable(context));
         const QJsonObject artifactsMin = expect.value(QStringLiteral("artifacts_min")).toObject();
         if (artifactsMin.contains(QStringLiteral("image/png"))) {
@@ -167,12 +179,14 @@ void TestNotebook::streamsWhileCellRuns()
         if (o.kind == CellOutput::Kind::Stream && firstAt < 0)
             firstAt = t.elapsed();
     };
-    auto r = m_shared->execute(QStringLiteral("import time\nprint('tick')\ntime.sleep(1.2)\nprint('tock')"), obs);
+    auto r = m_shared->execute(
+        QStringLiteral("import time\nprint('tick')\ntime.sleep(1.2)\nprint('tock')"), obs);
     QVERIFY_RESULT(r);
     QCOMPARE(r->streamText(QStringLiteral("stdout")), QStringLiteral("tick\ntock\n"));
     QVERIFY(firstAt >= 0);
-    QVERIFY2(r->durationMs - firstAt >= 1000,
-             qPrintable(QStringLiteral("first output at %1 of %2 ms").arg(firstAt).arg(r->durationMs)));
+    QVERIFY2(
+        r->durationMs - firstAt >= 1000,
+        qPrintable(QStringLiteral("first output at %1 of %2 ms").arg(firstAt).arg(r->durationMs)));
 }
 
 void TestNotebook::interruptStopsCellKeepsState()
@@ -187,7 +201,8 @@ void TestNotebook::interruptStopsCellKeepsState()
     });
     QElapsedTimer t;
     t.start();
-    auto r = m_shared->execute(QStringLiteral("import time\nwhile True:\n    counter += 1\n    time.sleep(0.01)"));
+    auto r = m_shared->execute(
+        QStringLiteral("import time\nwhile True:\n    counter += 1\n    time.sleep(0.01)"));
     interrupter.join();
     QVERIFY_RESULT(r);
     QCOMPARE(r->status, QStringLiteral("error"));
@@ -266,21 +281,25 @@ void TestNotebook::closeRemovesSandbox()
 void TestNotebook::everyKernel_data()
 {
     QTest::addColumn<QString>("language");
-    QTest::addColumn<QString>("setState");   // defines kept = 10
-    QTest::addColumn<QString>("failing");    // raises an error
-    QTest::addColumn<QString>("endless");    // prints "started" then loops forever
-    QTest::addColumn<QString>("readState");  // shows kept * 2
-    QTest::newRow("python") << QStringLiteral("python") << QStringLiteral("kept = 10")
-                            << QStringLiteral("undefined_name")
-                            << QStringLiteral("import time\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)")
-                            << QStringLiteral("kept * 2");
-    QTest::newRow("javascript") << QStringLiteral("javascript") << QStringLiteral("const kept = 10;")
-                                << QStringLiteral("undefinedName + 1")
-                                << QStringLiteral("console.log('started'); let spin = 0; while (true) { spin++; }")
-                                << QStringLiteral("kept * 2");
+    QTest::addColumn<QString>("setState");  // defines kept = 10
+    QTest::addColumn<QString>("failing");   // raises an error
+    QTest::addColumn<QString>("endless");   // prints "started" then loops forever
+    QTest::addColumn<QString>("readState"); // shows kept * 2
+    QTest::newRow("python")
+        << QStringLiteral("python") << QStringLiteral("kept = 10")
+        << QStringLiteral("undefined_name")
+        << QStringLiteral(
+               "import time\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)")
+        << QStringLiteral("kept * 2");
+    QTest::newRow("javascript")
+        << QStringLiteral("javascript") << QStringLiteral("const kept = 10;")
+        << QStringLiteral("undefinedName + 1")
+        << QStringLiteral("console.log('started'); let spin = 0; while (true) { spin++; }")
+        << QStringLiteral("kept * 2");
     QTest::newRow("r") << QStringLiteral("r") << QStringLiteral("kept <- 10")
                        << QStringLiteral("stop('deliberate failure')")
-                       << QStringLiteral("cat('started\n'); flush(stdout()); repeat { Sys.sleep(0.05) }")
+                       << QStringLiteral(
+                              "cat('started\n'); flush(stdout()); repeat { Sys.sleep(0.05) }")
                        << QStringLiteral("kept * 2");
 }
 
@@ -294,6 +313,7 @@ void TestNotebook::everyKernel()
     auto session = NotebookSession::start(m_engine->runtimePtr(), language);
     QVERIFY_RESULT(session);
     auto &s = **session;
+    QCOMPARE(s.transport(), QStringLiteral("agent")); // interrupts are agent signals
     auto a = s.execute(setState);
     QVERIFY_RESULT(a);
     QVERIFY2(a->ok(), qPrintable(a->streamText(QStringLiteral("stderr"))));
@@ -363,6 +383,154 @@ void TestNotebook::unknownLanguageAndNoKernel()
     auto b = NotebookSession::start(m_engine->runtimePtr(), QStringLiteral("go"));
     QVERIFY(!b);
     QCOMPARE(b.error().code, ErrorCode::InvalidArgument);
+}
+
+void TestNotebook::agentTransportWhenAvailable()
+{
+    if (!QFileInfo(qEnvironmentVariable("SANDBOX_AGENT_PATH")).isFile())
+        QSKIP("no sandbox agent binary");
+    QCOMPARE(m_shared->transport(), QStringLiteral("agent"));
+    QVERIFY(m_shared->transportNote().isEmpty());
+    // The kernel is a run of the agent (its parent), not a Docker exec, and leads its own
+    // process group (the agent's setsid), which the interrupt signal goes to.
+    auto r = m_shared->execute(QStringLiteral(
+        "import os\nparent = open('/proc/%d/cmdline' % os.getppid()).read().split('\\0')[0]\n"
+        "parent, os.getpgid(0) == os.getpid()"));
+    QVERIFY_RESULT(r);
+    QCOMPARE(r->resultText(), QStringLiteral("('/sandbox/.agent', True)"));
+}
+
+void TestNotebook::interruptRacingCellEnd_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("cell"); // short; %1 = a few milliseconds of work
+    QTest::newRow("python") << QStringLiteral("python")
+                            << QStringLiteral("import time\ntime.sleep(%1 / 1000)");
+    QTest::newRow("javascript")
+        << QStringLiteral("javascript")
+        << QStringLiteral("{ const end = Date.now() + %1; while (Date.now() < end) {} }");
+    // Not R: an interrupt that R takes while reading its next request can end the kernel
+    // or lose that request (R has no way to ignore SIGINT while idle).
+}
+
+void TestNotebook::interruptRacingCellEnd()
+{
+    // Interrupts that arrive as a cell ends (or just after) must never kill the kernel: an
+    // interrupt of an idle kernel is a no-op.
+    QFETCH(QString, language);
+    QFETCH(QString, cell);
+    auto session = NotebookSession::start(m_engine->runtimePtr(), language);
+    QVERIFY_RESULT(session);
+    auto &s = **session;
+    for (int i = 0; i < 40; ++i) {
+        std::atomic<bool> stop{false};
+        std::thread interrupter([&] {
+            while (!stop && !s.isBusy())
+                std::this_thread::yield();
+            std::this_thread::sleep_for(std::chrono::microseconds(200 * (i % 10)));
+            s.interrupt();
+        });
+        auto r = s.execute(cell.arg(i % 5));
+        stop = true;
+        interrupter.join();
+        QVERIFY_RESULT(r);
+        QVERIFY2(!r->kernelRestarted,
+                 qPrintable(QStringLiteral("round %1: %2 %3")
+                                .arg(i)
+                                .arg(r->outputs.isEmpty() ? QString() : r->outputs.last().evalue,
+                                     r->streamText(QStringLiteral("stderr")))));
+    }
+    // The kernel that took all this still answers, with its count intact.
+    auto last = s.execute(cell.arg(0));
+    QVERIFY_RESULT(last);
+    QVERIFY(!last->kernelRestarted);
+    QCOMPARE(last->executionCount, 41);
+}
+
+void TestNotebook::execFallback_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("setState");
+    QTest::addColumn<QString>("endless");
+    QTest::addColumn<QString>("readState");
+    QTest::addColumn<bool>("brokenAgent"); // else: no agent binary at all
+    const QString pyEndless = QStringLiteral(
+        "import time\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)");
+    const QString rEndless =
+        QStringLiteral("cat('started\n'); flush(stdout()); repeat { Sys.sleep(0.05) }");
+    QTest::newRow("python") << QStringLiteral("python") << QStringLiteral("kept = 10") << pyEndless
+                            << QStringLiteral("kept * 2") << false;
+    QTest::newRow("r") << QStringLiteral("r") << QStringLiteral("kept <- 10") << rEndless
+                       << QStringLiteral("kept * 2") << false;
+    QTest::newRow("python-agent-does-not-start")
+        << QStringLiteral("python") << QStringLiteral("kept = 10") << pyEndless
+        << QStringLiteral("kept * 2") << true;
+}
+
+void TestNotebook::execFallback()
+{
+    // Without an agent binary the kernel runs over a held-open exec and still works,
+    // interrupts included (stdin request for Python, a kill exec for R).
+    QFETCH(QString, language);
+    QFETCH(QString, setState);
+    QFETCH(QString, endless);
+    QFETCH(QString, readState);
+    QFETCH(bool, brokenAgent);
+    // A broken agent: a file that is not a program, so placing it fails in the sandbox
+    // (it never runs on the host).
+    QTemporaryFile notAnAgent;
+    QVERIFY(notAnAgent.open());
+    notAnAgent.write("this is not a sandbox agent\n");
+    notAnAgent.flush();
+    const QByteArray saved = qgetenv("SANDBOX_AGENT_PATH");
+    qputenv("SANDBOX_AGENT_PATH", brokenAgent ? QFile::encodeName(notAnAgent.fileName())
+                                              : QByteArray("/nonexistent/sandbox-agent"));
+    const int before = test::leftoverSandboxes(*m_engine);
+    auto session = NotebookSession::start(m_engine->runtimePtr(), language);
+    qputenv("SANDBOX_AGENT_PATH", saved);
+    QVERIFY_RESULT(session);
+    auto &s = **session;
+    QCOMPARE(s.transport(), QStringLiteral("exec"));
+    QVERIFY2(s.transportNote().contains(brokenAgent ? QStringLiteral("could not be placed")
+                                                    : QStringLiteral("/nonexistent/sandbox-agent")),
+             qPrintable(s.transportNote()));
+    QCOMPARE(test::leftoverSandboxes(*m_engine), before + 1); // the failed one was removed
+    auto a = s.execute(setState);
+    QVERIFY_RESULT(a);
+    QVERIFY(a->ok());
+
+    std::atomic<bool> started{false};
+    CellObserver obs;
+    obs.onOutput = [&](const CellOutput &o) {
+        if (o.kind == CellOutput::Kind::Stream && o.text.contains(QStringLiteral("started")))
+            started = true;
+    };
+    std::thread interrupter([&] {
+        for (int i = 0; i < 500 && !started; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        s.interrupt();
+    });
+    auto b = s.execute(endless, obs);
+    interrupter.join();
+    QVERIFY_RESULT(b);
+    QVERIFY(started);
+    QVERIFY(b->interrupted);
+    QVERIFY(!b->kernelRestarted);
+
+    auto c = s.execute(readState);
+    QVERIFY_RESULT(c);
+    QVERIFY2(c->resultText().contains(QStringLiteral("20")), qPrintable(c->resultText()));
+    QVERIFY_RESULT(s.restart());
+    auto d = s.execute(setState);
+    QVERIFY_RESULT(d);
+    QCOMPARE(d->executionCount, 1);
+    const QString id = s.sandboxId();
+    s.close();
+    auto list = m_engine->runtime().list(QLatin1String(labels::Owner), ownerLabel());
+    QVERIFY_RESULT(list);
+    for (const SandboxInfo &info : *list)
+        QVERIFY(info.id != id);
 }
 
 void TestNotebook::cleanupTestCase()

@@ -237,11 +237,18 @@ def _reader():
         _pending_cv.notify()
 
 
+def _on_sigint(signum, frame):
+    """An interrupt (from the reader thread or, through the sandbox agent, from outside)
+    stops the running cell; one that arrives while the kernel is idle is ignored."""
+    if _busy["value"]:
+        raise KeyboardInterrupt
+
+
 def main():
     import sandbox_mpl
 
     sandbox_mpl.set_display_hook(_display_png)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, _on_sigint)
     threading.Thread(target=_reader, daemon=True).start()
     _send({"type": "ready", "pid": os.getpid(), "language": "python",
            "version": sys.version.split()[0]})
@@ -257,9 +264,10 @@ def main():
             _send({"type": "protocol_error", "message": "unknown request %r" % kind})
             continue
         _current["id"] = request.get("id")
-        _send({"type": "status", "id": _current["id"], "state": "busy"})
-        _busy["value"] = True
         try:
+            # Busy before saying so: the engine interrupts once it read "busy".
+            _busy["value"] = True
+            _send({"type": "status", "id": _current["id"], "state": "busy"})
             status, count = _execute(request.get("code", ""))
         except KeyboardInterrupt:  # arrived between the cell and here
             status, count = "error", _execution_count
