@@ -5,6 +5,7 @@
 #include "enginebanner.h"
 #include "languages/language.h"
 #include "limitspanel.h"
+#include "notebookconsole.h"
 #include "outputconsole.h"
 
 #include <QAction>
@@ -21,6 +22,7 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -45,6 +47,7 @@ constexpr auto Language = "language"_L1;
 constexpr auto Geometry = "window/geometry"_L1;
 constexpr auto State = "window/state"_L1;
 constexpr auto Splitter = "window/splitter"_L1;
+constexpr auto NotebookMode = "window/notebookMode"_L1;
 constexpr auto NanoCpus = "limits/nanoCpus"_L1;
 constexpr auto Memory = "limits/memoryBytes"_L1;
 constexpr auto Pids = "limits/pids"_L1;
@@ -217,6 +220,19 @@ void MainWindow::createActions()
         tr("Clear the output (%1)")
             .arg(m_clearAction->shortcut().toString(QKeySequence::NativeText)));
 
+    m_notebookAction = new QAction(
+        themedIcon(QIcon::ThemeIcon::DocumentProperties, QStyle::SP_FileDialogDetailedView, this),
+        tr("&Notebook"), this);
+    m_notebookAction->setObjectName(u"notebookModeAction"_s);
+    m_notebookAction->setCheckable(true);
+    m_notebookAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+    m_notebookAction->setToolTip(
+        tr("Switch between the script and an interactive notebook whose variables persist "
+           "between cells (%1)")
+            .arg(m_notebookAction->shortcut().toString(QKeySequence::NativeText)));
+    m_notebookAction->setStatusTip(tr("Show the notebook or the script"));
+    connect(m_notebookAction, &QAction::toggled, this, &MainWindow::setNotebookMode);
+
     m_retryAction =
         new QAction(themedIcon(QIcon::ThemeIcon::ViewRefresh, QStyle::SP_BrowserReload, this),
                     tr("Check &Engine Again"), this);
@@ -287,6 +303,9 @@ void MainWindow::createToolBar()
     m_toolBar->addWidget(label(tr("&Backend:"), m_backendPicker));
     m_toolBar->addWidget(m_backendPicker);
     m_toolBar->addSeparator();
+    m_toolBar->addAction(m_notebookAction);
+    m_toolBar->widgetForAction(m_notebookAction)->setObjectName(u"notebookModeButton"_s);
+    m_toolBar->addSeparator();
     m_toolBar->addAction(m_runAction);
     m_toolBar->addAction(m_stopAction);
 
@@ -339,6 +358,14 @@ void MainWindow::createCentralArea()
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
 
+    m_notebook = new NotebookConsole(m_engine, this);
+    m_notebook->setObjectName(u"notebook"_s);
+
+    m_views = new QStackedWidget(this);
+    m_views->setObjectName(u"views"_s);
+    m_views->addWidget(m_splitter);
+    m_views->addWidget(m_notebook);
+
     m_banner = new EngineBanner(this);
     connect(m_banner, &EngineBanner::retryRequested, this, &MainWindow::retryEngine);
 
@@ -347,7 +374,7 @@ void MainWindow::createCentralArea()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_banner);
-    layout->addWidget(m_splitter, 1);
+    layout->addWidget(m_views, 1);
     setCentralWidget(central);
 }
 
@@ -368,12 +395,15 @@ void MainWindow::createDock()
         m_settings->setValue(key::Timeout, limits.timeoutMs);
         m_settings->setValue(key::Output, limits.outputBytes);
         m_settings->setValue(key::Network, m_limits->networkEnabled());
+        applyLimitsToNotebook();
     });
 }
 
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_notebook->exportAction());
+    file->addSeparator();
     file->addAction(m_quitAction);
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
@@ -384,7 +414,22 @@ void MainWindow::createMenus()
     run->addSeparator();
     run->addAction(m_retryAction);
 
+    // The notebook's own actions, in a menu that is there in notebook mode only.
+    m_notebookMenu = menuBar()->addMenu(tr("&Notebook"));
+    m_notebookMenu->addAction(m_notebook->runAction());
+    m_notebookMenu->addAction(m_notebook->runAllAction());
+    m_notebookMenu->addAction(m_notebook->interruptAction());
+    m_notebookMenu->addAction(m_notebook->restartAction());
+    m_notebookMenu->addSeparator();
+    m_notebookMenu->addAction(m_notebook->addCellAction());
+    m_notebookMenu->addAction(m_notebook->clearAction());
+    m_notebookMenu->addSeparator();
+    m_notebookMenu->addAction(m_notebook->exportAction());
+    m_notebookMenu->menuAction()->setVisible(false);
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_notebookAction);
+    view->addSeparator();
     view->addAction(m_limitsDock->toggleViewAction());
     view->addAction(m_toolBar->toggleViewAction());
 
@@ -422,8 +467,11 @@ void MainWindow::setLanguage(const QString &id)
     if (!language)
         return;
     const int index = m_languagePicker->findData(language->id);
-    if (index >= 0 && index != m_languagePicker->currentIndex())
-        m_languagePicker->setCurrentIndex(index); // calls applyLanguage
+    if (index >= 0 && index != m_languagePicker->currentIndex()) {
+        // Calls applyLanguage, once: it may ask about the notebook's kernel.
+        m_languagePicker->setCurrentIndex(index);
+        return;
+    }
     applyLanguage(language->id);
 }
 
@@ -435,12 +483,28 @@ void MainWindow::applyLanguage(const QString &id)
         return;
     const LanguageDescriptor *previous = registry.find(m_language);
 
+    if (m_notebook->hasSession() && m_notebook->language() != next->id) {
+        // The kernel holds the user's variables: switching its language loses them.
+        const auto answer = QMessageBox::question(
+            this, tr("Switch Notebook Language"),
+            tr("The notebook's %1 kernel is running. Switch the notebook to %2? The %1 "
+               "kernel is closed and its variables are lost.")
+                .arg(previous ? previous->displayName : m_language, next->displayName),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
+        if (answer != QMessageBox::Yes) {
+            const QSignalBlocker blocker(m_languagePicker);
+            m_languagePicker->setCurrentIndex(m_languagePicker->findData(m_language));
+            return;
+        }
+    }
+
     saveDraft(); // under the previous language
     const QString text = m_editor->toPlainText();
     const bool untouched = text.trimmed().isEmpty() || (previous && text == previous->sampleCode);
 
     m_language = next->id;
     m_editor->setLanguage(next->highlightName);
+    m_notebook->setLanguage(m_language);
     // Code the user wrote stays (it may be code pasted before picking its language); its
     // draft for the new language is written only when the user edits it.
     if (untouched)
@@ -495,6 +559,7 @@ void MainWindow::saveSettings()
     m_settings->setValue(key::Geometry, saveGeometry());
     m_settings->setValue(key::State, saveState());
     m_settings->setValue(key::Splitter, m_splitter->saveState());
+    m_settings->setValue(key::NotebookMode, isNotebookMode());
     m_settings->sync();
 }
 
@@ -521,6 +586,37 @@ void MainWindow::restoreSettings()
     if (!LanguageRegistry::instance().find(language))
         language = LanguageRegistry::instance().all().value(0).id;
     setLanguage(language);
+    applyLimitsToNotebook();
+    setNotebookMode(m_settings->value(key::NotebookMode, false).toBool());
+}
+
+bool MainWindow::isNotebookMode() const
+{
+    return m_views->currentWidget() == m_notebook;
+}
+
+void MainWindow::setNotebookMode(bool on)
+{
+    if (m_notebookAction->isChecked() != on)
+        m_notebookAction->setChecked(on); // toggled() calls back
+    m_views->setCurrentWidget(on ? static_cast<QWidget *>(m_notebook) : m_splitter);
+    m_notebookMenu->menuAction()->setVisible(on);
+    // The script's Run, Stop and Clear (and their keys) belong to the script view.
+    for (QAction *action : {m_runAction, m_stopAction, m_clearAction})
+        action->setVisible(!on);
+    updateRunActions();
+    if (on) {
+        if (NotebookCell *cell = m_notebook->currentCell())
+            cell->editor()->setFocus();
+    } else {
+        m_editor->setFocus();
+    }
+}
+
+void MainWindow::applyLimitsToNotebook()
+{
+    m_notebook->setLimits(m_limits->limits(),
+                          m_limits->networkEnabled() ? NetworkMode::Bridge : NetworkMode::None);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -529,6 +625,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         stopRun();
     saveDraft();
     saveSettings();
+    m_notebook->shutdownKernel(); // in the background: its sandbox is removed
     QMainWindow::closeEvent(event);
 }
 
@@ -537,8 +634,9 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 void MainWindow::updateRunActions()
 {
-    m_runAction->setEnabled(!m_running);
-    m_stopAction->setEnabled(m_running && !m_stopping);
+    const bool notebook = isNotebookMode();
+    m_runAction->setEnabled(!m_running && !notebook);
+    m_stopAction->setEnabled(m_running && !m_stopping && !notebook);
     m_languagePicker->setEnabled(!m_running);
 }
 
@@ -718,6 +816,7 @@ void MainWindow::retryEngine()
         }
         m_engine = std::move(*created);
         m_engineError.reset();
+        m_notebook->setEngine(m_engine);
     }
     checkEngine();
 }

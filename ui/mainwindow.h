@@ -17,17 +17,21 @@ class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QSettings;
 class QSplitter;
+class QStackedWidget;
 class QToolBar;
 
 class EngineBanner;
 class LimitsPanel;
+class NotebookConsole;
 
 /// The application's main window: editor, language and backend pickers, Run/Stop, the
-/// output console and the limits dock. Runs go to the engine on worker threads; the GUI
-/// thread never blocks.
+/// output console and the limits dock; or, in notebook mode (Ctrl+Shift+N), a
+/// NotebookConsole on a kernel of the same language with the same limits. Runs go to the engine on
+/// worker threads; the GUI thread never blocks.
 ///
 /// Remembers across restarts: the code (one draft per language, autosaved a second after
 /// the last edit and on close, under QStandardPaths::AppDataLocation/drafts), the
@@ -49,6 +53,10 @@ public:
     CodeEditor *editor() const { return m_editor; }
     OutputConsole *console() const { return m_console; }
     LimitsPanel *limitsPanel() const { return m_limits; }
+    NotebookConsole *notebook() const { return m_notebook; }
+    QAction *notebookModeAction() const { return m_notebookAction; }
+    /// Whether the notebook is shown instead of the script editor and console.
+    bool isNotebookMode() const;
 
     /// Selects a language by LanguageRegistry id or alias ("python", "js"); unknown ids
     /// are ignored.
@@ -67,6 +75,8 @@ public Q_SLOTS:
     void stopRun();
     /// Pings the engine on a worker thread and updates the status bar and banner.
     void checkEngine();
+    /// Shows the notebook (true) or the script editor and console (false).
+    void setNotebookMode(bool on);
 
 Q_SIGNALS:
     void runStarted();
@@ -89,6 +99,7 @@ private:
     void createStatusBar();
 
     void applyLanguage(const QString &id);
+    void applyLimitsToNotebook();
     void updateRunActions();
     void finishRun(bool ok);
     void drainRunOutput();
@@ -118,6 +129,10 @@ private:
     LimitsPanel *m_limits = nullptr;
     EngineBanner *m_banner = nullptr;
     QSplitter *m_splitter = nullptr;
+    QStackedWidget *m_views = nullptr;
+    NotebookConsole *m_notebook = nullptr;
+    QMenu *m_notebookMenu = nullptr;
+    QAction *m_notebookAction = nullptr;
     QDockWidget *m_limitsDock = nullptr;
     QComboBox *m_languagePicker = nullptr;
     QComboBox *m_backendPicker = nullptr;
