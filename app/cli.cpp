@@ -150,6 +150,9 @@ int cmdRun(const QStringList &args)
         {QStringLiteral("host"),
          QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
          QStringLiteral("uri")},
+        {QStringLiteral("std"),
+         QStringLiteral("Language standard, e.g. c++17, c++20 (default), c++23"),
+         QStringLiteral("standard")},
         {QStringLiteral("json"), QStringLiteral("Print the result as JSON (artifacts base64)")},
         {QStringLiteral("artifacts-dir"), QStringLiteral("Write artifacts into DIR"),
          QStringLiteral("dir")},
@@ -240,6 +243,7 @@ int cmdRun(const QStringList &args)
         req.files.append({QFileInfo(path).fileName(), in.readAll()});
     }
     req.image = p.value(QStringLiteral("image"));
+    req.standard = p.value(QStringLiteral("std"));
     req.libraries = p.values(QStringLiteral("library"));
     req.cranRepo = p.value(QStringLiteral("cran-repo"));
     req.trustHostCa = !p.isSet(QStringLiteral("no-host-ca"));

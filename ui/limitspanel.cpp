@@ -2,11 +2,14 @@
 #include "limitspanel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
@@ -55,6 +58,8 @@ LimitsPanel::LimitsPanel(QWidget *parent)
                              "and the run is flagged as truncated."),
                           this))
     , m_network(new QCheckBox(tr("Allow network access"), this))
+    , m_libraries(new QLineEdit(this))
+    , m_standard(new QComboBox(this))
 {
     setObjectName(QStringLiteral("limitsPanel"));
 
@@ -78,6 +83,18 @@ LimitsPanel::LimitsPanel(QWidget *parent)
     m_network->setToolTip(tr("Off by default: the sandbox has no network interface except "
                              "loopback. Turn on only for code you trust to reach the internet."));
 
+    m_libraries->setObjectName(QStringLiteral("libraries"));
+    m_libraries->setPlaceholderText(tr("detected from imports"));
+    m_libraries->setAccessibleName(tr("Libraries to install"));
+    m_libraries->setToolTip(tr("Packages installed before the run with the language's own "
+                               "package manager (pip, npm, Maven g:a:v, Go modules, R packages), "
+                               "separated by commas or spaces. Leave empty to detect them from "
+                               "the code's imports. Installs use the network; the program itself "
+                               "runs with network off unless allowed above."));
+    m_standard->setObjectName(QStringLiteral("languageStandard"));
+    m_standard->setAccessibleName(tr("Language standard"));
+    m_standard->setToolTip(tr("Language standard the compiler uses."));
+
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -92,6 +109,10 @@ LimitsPanel::LimitsPanel(QWidget *parent)
     addRow(tr("&Time:"), m_timeoutSeconds);
     addRow(tr("&Output:"), m_outputKiB);
     form->addRow(m_network);
+    addRow(tr("&Libraries:"), m_libraries);
+    addRow(tr("&Standard:"), m_standard);
+    m_standardLabel = form->labelForField(m_standard);
+    setStandards({}, {});
 
     auto *reset = new QPushButton(tr("Reset to defaults"), this);
     reset->setObjectName(QStringLiteral("resetLimits"));
@@ -115,6 +136,35 @@ LimitsPanel::LimitsPanel(QWidget *parent)
     for (QSpinBox *box : {m_memoryMiB, m_pids, m_timeoutSeconds, m_outputKiB})
         connect(box, &QSpinBox::valueChanged, this, changed);
     connect(m_network, &QCheckBox::toggled, this, changed);
+}
+
+QStringList LimitsPanel::libraries() const
+{
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    return m_libraries->text().split(separators, Qt::SkipEmptyParts);
+}
+
+void LimitsPanel::setLibraries(const QStringList &libraries)
+{
+    m_libraries->setText(libraries.join(QStringLiteral(", ")));
+}
+
+void LimitsPanel::setStandards(const QStringList &standards, const QString &defaultStandard)
+{
+    const QString previous = m_standard->currentText();
+    m_standard->clear();
+    m_standard->addItems(standards);
+    const qsizetype keep = standards.indexOf(previous);
+    m_standard->setCurrentIndex(int(keep >= 0 ? keep : standards.indexOf(defaultStandard)));
+    m_standard->setVisible(!standards.isEmpty());
+    if (m_standardLabel)
+        m_standardLabel->setVisible(!standards.isEmpty());
+}
+
+QString LimitsPanel::standard() const
+{
+    return m_standard->isVisibleTo(this) || m_standard->count() > 0 ? m_standard->currentText()
+                                                                    : QString();
 }
 
 sandbox::Limits LimitsPanel::limits() const

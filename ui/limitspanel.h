@@ -6,6 +6,8 @@
 #include <QWidget>
 
 class QCheckBox;
+class QComboBox;
+class QLineEdit;
 class QDoubleSpinBox;
 class QSpinBox;
 
@@ -29,6 +31,16 @@ public:
     /// Restores the defaults of sandbox::Limits{} and network off.
     void resetToDefaults();
 
+    /// Libraries to install before the run (pip/npm specs, Maven g:a:v, Go modules, R
+    /// packages), split on commas and spaces; empty = detected from the code's imports.
+    QStringList libraries() const;
+    void setLibraries(const QStringList &libraries);
+
+    /// Language standards the current language offers (empty hides the picker).
+    void setStandards(const QStringList &standards, const QString &defaultStandard);
+    /// The chosen standard, empty when the language has none.
+    QString standard() const;
+
 Q_SIGNALS:
     /// Any value changed, by the user or by a setter.
     void limitsChanged();
@@ -41,4 +53,7 @@ private:
     QSpinBox *m_timeoutSeconds;
     QSpinBox *m_outputKiB;
     QCheckBox *m_network;
+    QLineEdit *m_libraries;
+    QComboBox *m_standard;
+    QWidget *m_standardLabel = nullptr;
 };

@@ -505,6 +505,7 @@ void MainWindow::applyLanguage(const QString &id)
     m_language = next->id;
     m_editor->setLanguage(next->highlightName);
     m_notebook->setLanguage(m_language);
+    m_limits->setStandards(next->standards, next->defaultStandard);
     // Code the user wrote stays (it may be code pasted before picking its language); its
     // draft for the new language is written only when the user edits it.
     if (untouched)
@@ -676,6 +677,8 @@ void MainWindow::runCode()
     request.limits = m_limits->limits();
     request.network = m_limits->networkEnabled() ? NetworkMode::Bridge : NetworkMode::None;
     request.origin = RunOrigin::Gui;
+    request.libraries = m_limits->libraries();
+    request.standard = m_limits->standard();
 
     using Kind = RunChannel::Kind;
     m_cancel = CancelToken();

@@ -29,7 +29,9 @@ LanguageDescriptor python()
              QStringLiteral("MPLCONFIGDIR=/sandbox/.sandbox/cache/matplotlib"),
              QStringLiteral("OPENBLAS_NUM_THREADS=1")};
     d.fileNameFor = [](const QString &) -> QString { return QStringLiteral("main.py"); };
-    d.stepsFor = [](const QString &file) { return runOnly({QStringLiteral("python3"), file}); };
+    d.stepsFor = [](const QString &file, const QString &) {
+        return runOnly({QStringLiteral("python3"), file});
+    };
     return d;
 }
 
@@ -56,7 +58,9 @@ LanguageDescriptor javascript()
     d.fileNameFor = [](const QString &code) -> QString {
         return looksLikeEsModule(code) ? QStringLiteral("main.mjs") : QStringLiteral("main.js");
     };
-    d.stepsFor = [](const QString &file) { return runOnly({QStringLiteral("node"), file}); };
+    d.stepsFor = [](const QString &file, const QString &) {
+        return runOnly({QStringLiteral("node"), file});
+    };
     return d;
 }
 
@@ -78,7 +82,9 @@ LanguageDescriptor java()
         return QString((m.hasMatch() ? m.captured(1) : QStringLiteral("Main")) +
                        QStringLiteral(".java"));
     };
-    d.stepsFor = [](const QString &file) { return runOnly({QStringLiteral("java"), file}); };
+    d.stepsFor = [](const QString &file, const QString &) {
+        return runOnly({QStringLiteral("java"), file});
+    };
     return d;
 }
 
@@ -92,14 +98,17 @@ LanguageDescriptor cpp()
     d.sampleCode = QStringLiteral("#include <iostream>\n\nint main()\n{\n    std::cout << \"Hello "
                                   "from C++\" << __cplusplus << '\\n';\n}\n");
     d.fileNameFor = [](const QString &) -> QString { return QStringLiteral("main.cpp"); };
-    d.stepsFor = [](const QString &file) {
+    d.standards = {QStringLiteral("c++17"), QStringLiteral("c++20"), QStringLiteral("c++23")};
+    d.defaultStandard = QStringLiteral("c++20");
+    d.stepsFor = [](const QString &file, const QString &standard) {
+        const QString level = standard.isEmpty() ? QStringLiteral("c++20") : standard;
         return QList<Step>{
             {Step::Phase::Compile,
              // LC_ALL=C: ASCII quotes in diagnostics ("expected ';'"), which people and
              // tools search for; the program itself still runs with UTF-8.
              {QStringLiteral("env"), QStringLiteral("LC_ALL=C"), QStringLiteral("g++"),
-              QStringLiteral("-std=c++20"), QStringLiteral("-O2"),
-              QStringLiteral("-o"), QStringLiteral("/sandbox/.sandbox/main"), file}},
+              QString(QStringLiteral("-std=") + level), QStringLiteral("-O2"), QStringLiteral("-o"),
+              QStringLiteral("/sandbox/.sandbox/main"), file}},
             {Step::Phase::Run, {QStringLiteral("/sandbox/.sandbox/main")}}};
     };
     return d;
@@ -118,7 +127,7 @@ LanguageDescriptor go()
              QStringLiteral("GOPATH=/sandbox/.sandbox/go"), QStringLiteral("GOFLAGS=-mod=mod"),
              QStringLiteral("GOTOOLCHAIN=local")};
     d.fileNameFor = [](const QString &) -> QString { return QStringLiteral("main.go"); };
-    d.stepsFor = [](const QString &file) {
+    d.stepsFor = [](const QString &file, const QString &) {
         return QList<Step>{{Step::Phase::Compile,
                             {QStringLiteral("go"), QStringLiteral("build"), QStringLiteral("-o"),
                              QStringLiteral("/sandbox/.sandbox/main"), file}},
@@ -137,7 +146,9 @@ LanguageDescriptor r()
     d.sampleCode = QStringLiteral("cat(\"Hello from\", R.version.string, \"\\n\")\n");
     d.env = {QStringLiteral("R_PROFILE_USER=/sandbox/.sandbox/r/Rprofile")};
     d.fileNameFor = [](const QString &) -> QString { return QStringLiteral("main.R"); };
-    d.stepsFor = [](const QString &file) { return runOnly({QStringLiteral("Rscript"), file}); };
+    d.stepsFor = [](const QString &file, const QString &) {
+        return runOnly({QStringLiteral("Rscript"), file});
+    };
     return d;
 }
 

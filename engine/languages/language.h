@@ -32,8 +32,11 @@ struct LanguageDescriptor
 
     /// File name for the code inside the work directory (e.g. "main.py", "FizzBuzz.java").
     QString (*fileNameFor)(const QString &code) = nullptr;
-    /// Steps to run file (a name inside the work directory).
-    QList<LanguageStep> (*stepsFor)(const QString &file) = nullptr;
+    /// Steps to run file (a name inside the work directory), compiled with standard (one
+    /// of standards, already checked; empty = defaultStandard).
+    QList<LanguageStep> (*stepsFor)(const QString &file, const QString &standard) = nullptr;
+    QStringList standards;   ///< language standards a run may ask for ("c++17", ...)
+    QString defaultStandard; ///< used when a run names none
 };
 
 /// The built-in languages, keyed by id. Lookup is case-insensitive and accepts aliases

@@ -86,10 +86,9 @@ Result<RuntimeInfo> DockerRuntime::ping()
     return info;
 }
 
-Result<bool> DockerRuntime::imageExists(const QString &ref)
+Result<bool> DockerRuntime::exists(const QString &path, long timeoutMs)
 {
-    const QString path = api(QStringLiteral("/images/%1/json").arg(enc(ref)));
-    auto resp = m_http.request("GET", path, {}, {}, 30000);
+    auto resp = m_http.request("GET", path, {}, {}, timeoutMs);
     if (!resp)
         return std::unexpected(resp.error());
     if (resp->status == 404)
@@ -97,6 +96,11 @@ Result<bool> DockerRuntime::imageExists(const QString &ref)
     if (!resp->ok())
         return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
     return true;
+}
+
+Result<bool> DockerRuntime::imageExists(const QString &ref)
+{
+    return exists(api(QStringLiteral("/images/%1/json").arg(enc(ref))), 30000);
 }
 
 QByteArray DockerRuntime::createBody(const SandboxSpec &spec) const
@@ -495,28 +499,12 @@ Result<QList<SandboxInfo>> DockerRuntime::list(const QString &labelKey, const QS
 
 Result<bool> DockerRuntime::networkExists(const QString &name)
 {
-    const QString path = api(QStringLiteral("/networks/%1").arg(enc(name)));
-    auto resp = m_http.request("GET", path, {}, {}, 10000);
-    if (!resp)
-        return std::unexpected(resp.error());
-    if (resp->status == 404)
-        return false;
-    if (!resp->ok())
-        return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
-    return true;
+    return exists(api(QStringLiteral("/networks/%1").arg(enc(name))), 10000);
 }
 
 Result<bool> DockerRuntime::volumeExists(const QString &name)
 {
-    const QString path = api(QStringLiteral("/volumes/%1").arg(enc(name)));
-    auto resp = m_http.request("GET", path, {}, {}, 10000);
-    if (!resp)
-        return std::unexpected(resp.error());
-    if (resp->status == 404)
-        return false;
-    if (!resp->ok())
-        return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
-    return true;
+    return exists(api(QStringLiteral("/volumes/%1").arg(enc(name))), 10000);
 }
 
 Result<void> DockerRuntime::createVolume(const QString &name, const QMap<QString, QString> &labels)

@@ -58,6 +58,9 @@ public:
     const HttpClient &http() const { return m_http; }
 
 protected:
+    /// GET path: true on 2xx, false on 404, an Error otherwise (the *Exists calls).
+    Result<bool> exists(const QString &path, long timeoutMs);
+
     /// Creates an exec instance; returns its id.
     Result<QString> createExec(const QString &id, const ExecSpec &spec);
     /// Reads an exec's exit code once it stopped running (polls briefly).

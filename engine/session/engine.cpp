@@ -167,6 +167,14 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
                              LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
     if (auto v = request.limits.validate(); !v)
         return std::unexpected(v.error());
+    if (!request.standard.isEmpty() && !lang->standards.contains(request.standard))
+        return fail(
+            ErrorCode::InvalidArgument,
+            lang->standards.isEmpty()
+                ? QStringLiteral("%1 has no selectable language standard").arg(lang->displayName)
+                : QStringLiteral("Unknown %1 standard '%2'. Known: %3")
+                      .arg(lang->displayName, request.standard,
+                           lang->standards.join(QStringLiteral(", "))));
 
     QString image = request.image;
     if (image.isEmpty()) {
@@ -344,7 +352,7 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         return true;
     };
 
-    const QList<LanguageStep> steps = lang->stepsFor(codeFile);
+    const QList<LanguageStep> steps = lang->stepsFor(codeFile, request.standard);
     bool killed = false;
     for (const LanguageStep &step : steps) {
         ExecSpec exec;

@@ -63,6 +63,9 @@ struct RunRequest
     /// Extra mounts of the install sandbox only (e.g. a local CRAN-style repository
     /// reached as file:///repo); bind sources must be paths on the engine's host.
     QList<VolumeMount> installMounts;
+    /// Language standard for compiled languages ("c++17", "c++20", "c++23"); empty = the
+    /// language's default (C++20). Errors: InvalidArgument for a standard the language lacks.
+    QString standard;
 };
 
 /// A file the program produced (plot, report, ...). name is relative and safe.

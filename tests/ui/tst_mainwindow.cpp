@@ -456,6 +456,15 @@ void TestMainWindow::limitsPanelConvertsUnits()
             QVERIFY2(!control->accessibleName().isEmpty(), qPrintable(control->objectName()));
     }
 
+    // Libraries are split on commas and spaces; the standard picker follows the language.
+    panel.setLibraries({QStringLiteral("humanize"), QStringLiteral("tabulate==0.9.0")});
+    QCOMPARE(panel.libraries(),
+             QStringList({QStringLiteral("humanize"), QStringLiteral("tabulate==0.9.0")}));
+    panel.setStandards({QStringLiteral("c++17"), QStringLiteral("c++20")}, QStringLiteral("c++20"));
+    QCOMPARE(panel.standard(), QStringLiteral("c++20"));
+    panel.setStandards({}, {});
+    QVERIFY(panel.standard().isEmpty());
+
     panel.resetToDefaults();
     QCOMPARE(panel.limits().memoryBytes, defaults.memoryBytes);
 }
