@@ -52,6 +52,8 @@ private Q_SLOTS:
 
     void runsCodeInTheRealEngine();
     void showsStderrDistinctly();
+    void runsEveryLanguage_data();
+    void runsEveryLanguage();
     void stopsARun();
     void reportsMissingEngine();
     void reportsUnreachableEndpoint();
@@ -223,6 +225,61 @@ void TestMainWindow::showsStderrDistinctly()
     QVERIFY(fine.charFormat().foreground().color() != console->stderrColor());
     QCOMPARE(fine.charFormat().property(OutputConsole::StreamProperty).toInt(),
              int(OutputConsole::Kind::Stdout));
+}
+
+void TestMainWindow::runsEveryLanguage_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("python") << u"python"_s << u"print(sum(range(5)))"_s << u"10"_s;
+    QTest::newRow("javascript") << u"javascript"_s
+                                << u"console.log([1, 2, 3].map(x => x * 2).join(','))"_s
+                                << u"2,4,6"_s;
+    QTest::newRow("java")
+        << u"java"_s
+        << u"public class Hello { public static void main(String[] a) { System.out.println(\"hello \" + (6 * 7)); } }"_s
+        << u"hello 42"_s;
+    QTest::newRow("cpp")
+        << u"cpp"_s
+        << u"#include <iostream>\nint main() { std::cout << \"cpp \" << 6 * 7 << '\\n'; }"_s
+        << u"cpp 42"_s;
+    QTest::newRow("go")
+        << u"go"_s
+        << u"package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"go\", 6*7) }"_s
+        << u"go 42"_s;
+    QTest::newRow("r") << u"r"_s << u"cat('r', 6 * 7, '\\n')"_s << u"r 42"_s;
+}
+
+void TestMainWindow::runsEveryLanguage()
+{
+    // Each language can be picked and run from the window (the images of all six exist).
+    QFETCH(QString, language);
+    QFETCH(QString, code);
+    QFETCH(QString, expected);
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+    const auto image = sandbox::Engine::defaultImageFor(language);
+    QVERIFY(image);
+    const auto exists = engine->runtime().imageExists(*image);
+    QVERIFY2(exists && *exists, qPrintable(u"image "_s + *image +
+                                           u" is missing: run "
+                                           u"`sandbox-studio images ensure "_s +
+                                           language + u'`'));
+    MainWindow window(engine);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.setLanguage(language);
+    QCOMPARE(window.language(), language);
+    window.editor()->setPlainText(code);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.runCode();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, RunTimeoutMs);
+    const QString text = window.console()->toPlainText();
+    QVERIFY2(finished.first().first().toBool(), qPrintable(text));
+    QVERIFY2(text.contains(expected), qPrintable(text));
+    QVERIFY2(text.contains(u"exit 0"_s), qPrintable(text));
 }
 
 void TestMainWindow::stopsARun()
