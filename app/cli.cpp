@@ -56,7 +56,15 @@ int reportError(const Error &e, bool json)
     err() << "sandbox-studio: " << e.message << Qt::endl;
     if (!e.detail.isEmpty())
         err() << "  " << e.detail << Qt::endl;
-    return ExitEngine;
+    // Bad input from the user is a usage error (2); the engine failing is 125.
+    switch (e.code) {
+    case ErrorCode::InvalidArgument:
+    case ErrorCode::UnknownLanguage:
+    case ErrorCode::PathRefused:
+        return ExitUsage;
+    default:
+        return ExitEngine;
+    }
 }
 
 /// "512m", "2g", "1048576", "256k" -> bytes; -1 when malformed.
@@ -169,12 +177,13 @@ int cmdRun(const QStringList &args)
     if (file == QLatin1String("-")) {
         QFile in;
         if (!in.open(stdin, QIODevice::ReadOnly))
-            return reportError({ErrorCode::IoError, QStringLiteral("cannot read stdin"), {}}, json);
+            return reportError(
+                {ErrorCode::InvalidArgument, QStringLiteral("cannot read stdin"), {}}, json);
         req.code = QString::fromUtf8(in.readAll());
     } else {
         QFile in(file);
         if (!in.open(QIODevice::ReadOnly))
-            return reportError({ErrorCode::IoError,
+            return reportError({ErrorCode::InvalidArgument,
                                 QStringLiteral("cannot read %1: %2").arg(file, in.errorString()),
                                 {}},
                                json);
@@ -236,7 +245,7 @@ int cmdRun(const QStringList &args)
     for (const QString &path : p.values(QStringLiteral("file"))) {
         QFile in(path);
         if (!in.open(QIODevice::ReadOnly))
-            return reportError({ErrorCode::IoError,
+            return reportError({ErrorCode::InvalidArgument,
                                 QStringLiteral("cannot read %1: %2").arg(path, in.errorString()),
                                 {}},
                                json);

@@ -63,8 +63,11 @@ Result<void> Limits::validate() const
 {
     auto bad = [](const QString &msg) { return fail(ErrorCode::InvalidArgument, msg); };
     if (memoryBytes != 0 && memoryBytes < (32ll << 20))
-        return bad(QStringLiteral("memory limit %1 MiB is below the minimum of 32 MiB")
-                       .arg(memoryBytes >> 20));
+        return bad(memoryBytes < (1ll << 20)
+                       ? QStringLiteral("memory limit %1 bytes is below the minimum of 32 MiB")
+                             .arg(memoryBytes)
+                       : QStringLiteral("memory limit %1 MiB is below the minimum of 32 MiB")
+                             .arg(memoryBytes >> 20));
     if (nanoCpus < 0 || nanoCpus > 256'000'000'000ll)
         return bad(QStringLiteral("CPU limit must be between 0.01 and 256 CPUs"));
     if (nanoCpus != 0 && nanoCpus < 10'000'000)

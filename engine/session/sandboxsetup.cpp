@@ -39,7 +39,10 @@ SandboxSpec hardenedSpec(const LanguageDescriptor &lang, const QString &image, c
     spec.env = {QStringLiteral("HOME=/sandbox"), QStringLiteral("TMPDIR=/tmp"),
                 QStringLiteral("LANG=C.UTF-8"),
                 QStringLiteral("SANDBOX_OUTPUT_DIR=/sandbox/output"),
-                QStringLiteral("XDG_CACHE_HOME=/sandbox/.sandbox/cache")};
+                QStringLiteral("XDG_CACHE_HOME=/sandbox/.sandbox/cache"),
+                // Tools' own config (Go telemetry counters, ...) is not the program's output:
+                // keep it under .sandbox, which never comes back as artifacts.
+                QStringLiteral("XDG_CONFIG_HOME=/sandbox/.sandbox/config")};
     spec.env += lang.env;
     spec.memoryBytes = limits.memoryBytes;
     spec.nanoCpus = limits.nanoCpus;

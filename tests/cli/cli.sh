@@ -49,14 +49,28 @@ check "--timeout is reported" grep -q "time limit" "$tmp/err"
 # Clear errors: unknown language, bad memory, unreachable engine.
 echo 'x' | "$APP" run --language cobol - >/dev/null 2>"$tmp/err"
 status=$?
-check "unknown language exits 125" test "$status" -eq 125
+check "unknown language is a usage error (2)" test "$status" -eq 2
 check "unknown language is named" grep -q "Unknown language 'cobol'" "$tmp/err"
 echo 'print(1)' | "$APP" run --language python --memory lots - >/dev/null 2>"$tmp/err"
+status=$?
+check "bad --memory is a usage error (2)" test "$status" -eq 2
 check "bad --memory is explained" grep -q "memory takes a size" "$tmp/err"
+echo 'print(1)' | "$APP" run --language python --memory 1k - >/dev/null 2>"$tmp/err"
+check "a tiny --memory names what was asked" grep -q "memory limit 1024 bytes is below the minimum" "$tmp/err"
+"$APP" run "$tmp/does-not-exist.py" >/dev/null 2>"$tmp/err"
+status=$?
+check "a missing program file is a usage error (2)" test "$status" -eq 2
+check "a missing program file is named" grep -q "does-not-exist.py" "$tmp/err"
 echo 'print(1)' | "$APP" run --language python --host unix:///nonexistent.sock - >/dev/null 2>"$tmp/err"
 status=$?
 check "unreachable engine exits 125" test "$status" -eq 125
 check "unreachable engine names the endpoint" grep -q "nonexistent.sock" "$tmp/err"
+
+# Tools' own files (Go's telemetry counters) are not artifacts.
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("go ok") }\n' >"$tmp/hello.go"
+"$APP" run --json "$tmp/hello.go" >"$tmp/json" 2>/dev/null
+check "go run prints" grep -q 'go ok' "$tmp/json"
+check "go run brings back no tool files" grep -q '"artifacts": \[\]' "$tmp/json"
 
 # Dependencies: --library installs first (with network) while the program has none;
 # an unknown package fails with pip's own words; deps list shows the cache.
