@@ -118,9 +118,9 @@ Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &
     QString mirror = qEnvironmentVariable("DEBIAN_MIRROR");
     if (mirror.isEmpty())
         mirror = QStringLiteral("http://deb.debian.org/debian");
-    report(1, QStringLiteral("Debian %1 with %2 packages")
-                  .arg(recipe.suite)
-                  .arg(recipe.packages.size()));
+    report(
+        1,
+        QStringLiteral("Debian %1 with %2 packages").arg(recipe.suite).arg(recipe.packages.size()));
 
     // Runs one step, turning its output lines into progress. Errors carry the last lines.
     int lastStep = 0;
@@ -167,17 +167,30 @@ Result<QString> ImageBuilder::ensure(const ImageRecipe &recipe, const Progress &
     // Stage 1: a minimal system. debootstrap's own resolver misses some dependencies (npm's
     // alternatives, for one), so the recipe's packages come in stage 2 through apt.
     int retrieved = 0, configured = 0;
-    auto bootstrapped = runStep(
-        debootstrap,
-        {QStringLiteral("--variant=minbase"), QStringLiteral("--include=ca-certificates"),
-         recipe.suite, scratch, mirror},
-        QStringLiteral("debootstrap"), [&](const QByteArray &line) {
-            if (line.startsWith("I: Retrieving"))
-                return 2 + qMin(13, ++retrieved / 8);
-            if (line.startsWith("I: Configuring") || line.startsWith("I: Unpacking"))
-                return 15 + qMin(15, ++configured / 10);
-            return -1;
-        });
+    Result<void> bootstrapped;
+    // A mirror hiccup fails debootstrap now and then: one more try from scratch.
+    for (int attempt = 1; attempt <= 2; ++attempt) {
+        QDir(scratch).removeRecursively();
+        bootstrapped =
+            runStep(debootstrap,
+                    {QStringLiteral("--variant=minbase"),
+                     QStringLiteral("--include=ca-certificates"), recipe.suite, scratch, mirror},
+                    QStringLiteral("debootstrap"), [&](const QByteArray &line) {
+                        if (line.startsWith("I: Retrieving"))
+                            return 2 + qMin(13, ++retrieved / 8);
+                        if (line.startsWith("I: Configuring") || line.startsWith("I: Unpacking"))
+                            return 15 + qMin(15, ++configured / 10);
+                        return -1;
+                    });
+        if (bootstrapped || bootstrapped.error().code == ErrorCode::Cancelled)
+            break;
+        QFile log(scratch + QStringLiteral("/debootstrap/debootstrap.log"));
+        if (log.open(QIODevice::ReadOnly))
+            bootstrapped.error().detail += QStringLiteral("\n--- debootstrap.log (end):\n") +
+                                           QString::fromUtf8(log.readAll().right(2000));
+        qCWarning(lcImages).noquote()
+            << "debootstrap attempt" << attempt << "failed:" << bootstrapped.error().toString();
+    }
     if (!bootstrapped)
         return std::unexpected(bootstrapped.error());
 
@@ -194,17 +207,24 @@ chroot "$root" apt-get clean
 rm -f "$root/etc/resolv.conf"
 )");
     int fetched = 0, setUp = 0;
-    auto installed = runStep(
-        QStringLiteral("/bin/sh"),
-        QStringList{QStringLiteral("-c"), script, QStringLiteral("image-build"), scratch} +
-            recipe.packages,
-        QStringLiteral("apt-get install"), [&](const QByteArray &line) {
-            if (line.startsWith("Get:"))
-                return 32 + qMin(28, ++fetched / 6);
-            if (line.startsWith("Setting up"))
-                return 60 + qMin(25, ++setUp / 6);
-            return -1;
-        });
+    Result<void> installed;
+    for (int attempt = 1; attempt <= 2; ++attempt) {
+        installed = runStep(
+            QStringLiteral("/bin/sh"),
+            QStringList{QStringLiteral("-c"), script, QStringLiteral("image-build"), scratch} +
+                recipe.packages,
+            QStringLiteral("apt-get install"), [&](const QByteArray &line) {
+                if (line.startsWith("Get:"))
+                    return 32 + qMin(28, ++fetched / 6);
+                if (line.startsWith("Setting up"))
+                    return 60 + qMin(25, ++setUp / 6);
+                return -1;
+            });
+        if (installed || installed.error().code == ErrorCode::Cancelled)
+            break;
+        qCWarning(lcImages).noquote()
+            << "apt-get attempt" << attempt << "failed:" << installed.error().toString();
+    }
     if (!installed)
         return std::unexpected(installed.error());
 

@@ -459,17 +459,31 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         auto r = m_runtime->exec(id, copyOut, io, cancel, Deadline::in(std::chrono::seconds(60)));
         if (r) {
             bool truncated = false;
+            // The tar also holds the unchanged inputs: leave room for them, then apply the
+            // artifact limits to what the program produced.
+            qint64 inputBytes = 0;
+            for (const QByteArray &data : std::as_const(inputs))
+                inputBytes += data.size();
             TarReadLimits lim;
-            lim.maxTotalBytes = request.limits.artifactBytes;
-            lim.maxMembers = request.limits.artifactCount;
+            lim.maxTotalBytes = request.limits.artifactBytes + inputBytes;
+            lim.maxMembers = request.limits.artifactCount + int(inputs.size());
             auto read = readTar(tarOut, lim, &result.refusedPaths, &truncated);
             result.artifactsTruncated = truncated || capped;
             if (read) {
                 static const QMimeDatabase mimeDb;
+                qint64 artifactBytes = 0;
                 for (TarMember &m : *read) {
                     auto in = inputs.constFind(m.path);
                     if (in != inputs.constEnd() && *in == m.data)
                         continue; // an input, unchanged
+                    if (result.artifacts.size() >= request.limits.artifactCount ||
+                        artifactBytes + m.data.size() > request.limits.artifactBytes) {
+                        result.artifactsTruncated = true;
+                        result.refusedPaths.append(m.path +
+                                                   QStringLiteral(": artifact limit reached"));
+                        continue;
+                    }
+                    artifactBytes += m.data.size();
                     Artifact a;
                     a.name = m.path;
                     a.mimeType = mimeDb.mimeTypeForFileNameAndData(m.path, m.data).name();

@@ -65,7 +65,8 @@ QList<TarMember> helperMembers(const LanguageDescriptor &lang)
                              {QStringLiteral(".sandbox/cache"), T::Directory, {}, 0755, {}}};
     QStringList helpers;
     if (lang.id == QLatin1String("python"))
-        helpers = {QStringLiteral("sandbox_mpl.py"), QStringLiteral("sandbox_kernel.py")};
+        helpers = {QStringLiteral("sandbox_mpl.py"), QStringLiteral("sandbox_kernel.py"),
+                   QStringLiteral("sitecustomize.py")};
     else if (lang.id == QLatin1String("javascript"))
         helpers = {QStringLiteral("sandbox_kernel.js")};
     else if (lang.id == QLatin1String("r"))
