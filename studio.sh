@@ -113,6 +113,8 @@ build() {
 images() {
     log "ensuring sandbox images: $*"
     "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images ensure "$@"
+    # Images of older recipes only take disk space.
+    "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images prune >/dev/null || true
 }
 
 setup() {

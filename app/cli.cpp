@@ -329,6 +329,31 @@ int cmdImages(const QStringList &args)
         QTextStream(stdout) << r->reference() << Qt::endl;
         return 0;
     }
+    if (sub == QLatin1String("prune")) {
+        // Images of recipes that changed since: their tags no longer match any recipe.
+        auto engine = engineFrom({}, {});
+        if (!engine)
+            return reportError(engine.error(), false);
+        auto refs = (*engine)->runtime().listImages(QStringLiteral("sandbox-studio/"));
+        if (!refs)
+            return reportError(refs.error(), false);
+        QStringList current;
+        for (const ImageRecipe &r : ImageCatalog::instance().all())
+            current << r.reference();
+        int removed = 0;
+        for (const QString &ref : std::as_const(*refs)) {
+            if (current.contains(ref))
+                continue;
+            if (auto r = (*engine)->runtime().removeImage(ref); !r) {
+                err() << "kept " << ref << ": " << r.error().message << Qt::endl;
+                continue;
+            }
+            QTextStream(stdout) << "removed " << ref << Qt::endl;
+            ++removed;
+        }
+        QTextStream(stdout) << removed << " outdated images removed" << Qt::endl;
+        return 0;
+    }
     if (sub == QLatin1String("pull")) {
         if (args.size() != 2) {
             err() << "usage: sandbox-studio images pull REF" << Qt::endl;
@@ -619,6 +644,7 @@ QString cliUsage()
         "  images ensure NAME...      build images that are missing\n"
         "  images ref NAME            print the image reference of a recipe\n"
         "  images pull REF            pull an image from its registry (with progress)\n"
+        "  images prune               remove images of recipes that changed since\n"
         "  doctor                     check the container engine and the images\n"
         "  reap                       remove sandboxes left by crashed processes\n"
         "  deps list|clear [--language L]  cached dependency volumes (clear removes them)\n"

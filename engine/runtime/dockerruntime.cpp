@@ -569,6 +569,43 @@ Result<void> DockerRuntime::removeVolume(const QString &name)
     return std::unexpected(engineError(*resp, QStringLiteral("DELETE ") + path));
 }
 
+Result<QStringList> DockerRuntime::listImages(const QString &prefix)
+{
+    const QString path = api(QStringLiteral("/images/json"));
+    auto resp = m_http.request("GET", path, {}, {}, 30000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (!resp->ok())
+        return std::unexpected(engineError(*resp, QStringLiteral("GET ") + path));
+    const json j = parse(resp->body);
+    if (!j.is_array())
+        return fail(ErrorCode::ProtocolError, QStringLiteral("image list is not an array"));
+    QStringList refs;
+    for (const auto &image : j) {
+        if (!image.contains("RepoTags") || !image["RepoTags"].is_array())
+            continue;
+        for (const auto &tag : image["RepoTags"])
+            if (tag.is_string()) {
+                const QString ref = QString::fromStdString(tag.get<std::string>());
+                if (ref.startsWith(prefix))
+                    refs << ref;
+            }
+    }
+    refs.sort();
+    return refs;
+}
+
+Result<void> DockerRuntime::removeImage(const QString &ref)
+{
+    const QString path = api(QStringLiteral("/images/%1").arg(enc(ref)));
+    auto resp = m_http.request("DELETE", path, {}, {}, 120000);
+    if (!resp)
+        return std::unexpected(resp.error());
+    if (resp->ok() || resp->status == 404)
+        return {};
+    return std::unexpected(engineError(*resp, QStringLiteral("DELETE ") + path));
+}
+
 Result<void> DockerRuntime::pullImage(const QString &ref,
                                       std::function<void(const QString &)> progress,
                                       const CancelToken &cancel)

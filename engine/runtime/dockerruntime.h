@@ -36,6 +36,8 @@ public:
     Result<std::unique_ptr<ExecChannel>> execInteractive(const QString &id,
                                                          const ExecSpec &spec) override;
     Result<bool> networkExists(const QString &name) override;
+    Result<QStringList> listImages(const QString &prefix) override;
+    Result<void> removeImage(const QString &ref) override;
     /// GET /volumes/{name}, POST /volumes/create, DELETE /volumes/{name}?force=true.
     Result<bool> volumeExists(const QString &name) override;
     Result<void> createVolume(const QString &name, const QMap<QString, QString> &labels) override;

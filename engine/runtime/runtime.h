@@ -214,6 +214,21 @@ public:
                     QStringLiteral("The %1 backend has no volumes").arg(backend()), name);
     }
 
+    /// Image references ("repo:tag") whose repository starts with prefix
+    /// ("sandbox-studio/"). Errors: engine errors.
+    virtual Result<QStringList> listImages(const QString &prefix)
+    {
+        return fail(ErrorCode::Internal,
+                    QStringLiteral("The %1 backend cannot list images").arg(backend()), prefix);
+    }
+    /// Removes an image reference (the image goes when no tag is left). Absent is fine.
+    /// Errors: EngineError (in use by a container, ...).
+    virtual Result<void> removeImage(const QString &ref)
+    {
+        return fail(ErrorCode::Internal,
+                    QStringLiteral("The %1 backend cannot remove images").arg(backend()), ref);
+    }
+
     /// Pulls ref ("python:3.12", "ghcr.io/x/y:tag") from its registry, reporting each
     /// progress line ("Downloading 12 MB/40 MB"). Errors: ImageMissing with the registry's
     /// message when the pull fails (offline, unknown image, denied), Cancelled.

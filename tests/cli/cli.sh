@@ -86,5 +86,14 @@ check "unknown --library shows pip's message" grep -q "No matching distribution 
 "$APP" deps list >"$tmp/out" 2>&1
 check "deps list shows the cache" grep -q "^sandbox-studio-deps-python-" "$tmp/out"
 
+# images prune removes images of outdated recipes and keeps the current ones.
+current="$("$APP" images ref python)"
+curl -sf --unix-socket /var/run/docker.sock -X POST \
+    "http://localhost/v1.41/images/$current/tag?repo=sandbox-studio/python&tag=r000000000000" >/dev/null
+check "an outdated tag exists before prune" bash -c "'$APP' images list >/dev/null && curl -sf --unix-socket /var/run/docker.sock http://localhost/v1.41/images/sandbox-studio/python:r000000000000/json >/dev/null"
+"$APP" images prune >"$tmp/out" 2>&1
+check "prune removes the outdated tag" grep -q "removed sandbox-studio/python:r000000000000" "$tmp/out"
+check "prune keeps the current image" curl -sf --unix-socket /var/run/docker.sock "http://localhost/v1.41/images/$current/json" -o /dev/null
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
