@@ -13,6 +13,8 @@
 #include <QApplication>
 #include <QFile>
 #include <QScreen>
+#include <QScrollBar>
+#include <QSplitter>
 #include <QTimer>
 #include <QWindow>
 #endif
@@ -39,8 +41,17 @@ void scheduleE2e(MainWindow &window, const QString &codeFile, const QString &lan
         window.setLanguage(language);
         window.editor()->setPlainText(QString::fromUtf8(f.readAll()));
     }
+    // The whole screen, and most of the height for the console, so the plot shows inline.
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        window.resize(screen->availableSize());
+    if (auto *splitter = window.findChild<QSplitter *>(QStringLiteral("mainSplitter")))
+        splitter->setSizes({200, 10'000});
     QObject::connect(&window, &MainWindow::runFinished, &window, [&window, screenshot](bool) {
         QTimer::singleShot(1500, &window, [&window, screenshot] {
+            // The newest output, the figure included, is at the bottom.
+            QScrollBar *bar = window.console()->verticalScrollBar();
+            bar->setValue(bar->maximum());
+            QCoreApplication::processEvents();
             QScreen *screen = window.windowHandle() ? window.windowHandle()->screen()
                                                     : QGuiApplication::primaryScreen();
             const QPixmap shot = screen->grabWindow(0);
@@ -48,6 +59,8 @@ void scheduleE2e(MainWindow &window, const QString &codeFile, const QString &lan
             // The test checks that the run's output reached the console it photographed.
             fprintf(stderr, "e2e: console begin\n%s\ne2e: console end\n",
                     qPrintable(window.console()->toPlainText()));
+            fprintf(stderr, "e2e: inline images %d\n",
+                    int(window.console()->inlineImages().size()));
             fprintf(stderr, "e2e: screenshot %s %s\n", qPrintable(screenshot),
                     saved ? "saved" : "FAILED");
             QCoreApplication::exit(saved ? 0 : 1);

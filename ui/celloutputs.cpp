@@ -1,27 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "celloutputs.h"
 
+#include "artifactactions.h"
+
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
-#include <QClipboard>
 #include <QContextMenuEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QDir>
-#include <QFileDialog>
 #include <QFontDatabase>
 #include <QHBoxLayout>
-#include <QImageReader>
 #include <QMenu>
-#include <QMessageBox>
 #include <QMouseEvent>
-#include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
-#include <QScreen>
-#include <QScrollArea>
 #include <QScrollBar>
-#include <QStandardPaths>
 #include <QTextBlock>
 #include <QTimer>
 #include <QToolButton>
@@ -391,69 +381,17 @@ void OutputImage::contextMenuEvent(QContextMenuEvent *event)
 
 void OutputImage::showFullSize()
 {
-    if (m_image.isNull())
-        return;
-    auto *dialog = new QDialog(window());
-    dialog->setObjectName(u"imageDialog"_s);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Image — %1 × %2").arg(m_image.width()).arg(m_image.height()));
-
-    auto *label = new QLabel(dialog);
-    label->setPixmap(QPixmap::fromImage(m_image));
-    label->setAlignment(Qt::AlignCenter);
-    auto *scroll = new QScrollArea(dialog);
-    scroll->setWidget(label);
-    scroll->setWidgetResizable(true);
-    scroll->setAlignment(Qt::AlignCenter);
-
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
-    QPushButton *save = buttons->addButton(tr("&Save As…"), QDialogButtonBox::ActionRole);
-    QPushButton *copy = buttons->addButton(tr("&Copy"), QDialogButtonBox::ActionRole);
-    connect(save, &QPushButton::clicked, this, &OutputImage::saveAs);
-    connect(copy, &QPushButton::clicked, this, &OutputImage::copyToClipboard);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
-
-    auto *layout = new QVBoxLayout(dialog);
-    layout->addWidget(scroll, 1);
-    layout->addWidget(buttons);
-
-    QSize size = naturalSize() + QSize(48, 96);
-    if (const QScreen *screen = this->screen())
-        size = size.boundedTo(screen->availableSize() * 0.9);
-    dialog->resize(size);
-    dialog->show();
+    ArtifactActions::showImage(this, m_image, m_data, m_mimeType);
 }
 
 void OutputImage::saveAs()
 {
-    const bool jpeg = m_mimeType == u"image/jpeg";
-    const QString suffix = jpeg ? u"jpg"_s : u"png"_s;
-    const QString folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save Image"), folder + u"/output."_s + suffix,
-                                     jpeg ? tr("JPEG image (*.jpg *.jpeg);;All files (*)")
-                                          : tr("PNG image (*.png);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QSaveFile file(path);
-    const bool sameFormat = path.endsWith(u'.' + suffix, Qt::CaseInsensitive) ||
-                            (jpeg && path.endsWith(u".jpeg"_s, Qt::CaseInsensitive));
-    bool ok = false;
-    if (file.open(QIODevice::WriteOnly)) {
-        // The bytes the kernel sent when the format matches; otherwise converted.
-        ok = sameFormat ? file.write(m_data) == m_data.size() : m_image.save(&file);
-        ok = ok && file.commit();
-    }
-    if (!ok)
-        QMessageBox::warning(this, tr("Save Image"),
-                             tr("Could not save the image to %1: %2")
-                                 .arg(QDir::toNativeSeparators(path), file.errorString()));
+    ArtifactActions::saveImageAs(this, m_image, m_data, m_mimeType);
 }
 
 void OutputImage::copyToClipboard()
 {
-    if (!m_image.isNull())
-        QGuiApplication::clipboard()->setImage(m_image);
+    ArtifactActions::copyImage(m_image);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "artifactgallery.h"
 #include "codeeditor.h"
 #include "enginebanner.h"
 #include "languages/language.h"
@@ -387,6 +388,23 @@ void MainWindow::createDock()
     m_limitsDock->setWidget(m_limits);
     addDockWidget(Qt::RightDockWidgetArea, m_limitsDock);
 
+    m_gallery = new ArtifactGallery(this);
+    m_artifactsDock = new QDockWidget(tr("Artifacts"), this);
+    m_artifactsDock->setObjectName(u"artifactsDock"_s);
+    m_artifactsDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    m_artifactsDock->setWidget(m_gallery);
+    addDockWidget(Qt::RightDockWidgetArea, m_artifactsDock);
+    splitDockWidget(m_limitsDock, m_artifactsDock, Qt::Vertical);
+    connect(m_notebook, &NotebookConsole::imageDisplayed, this,
+            [this](NotebookCell *cell, const QString &mimeType, const QByteArray &data) {
+                const QString suffix = mimeType.section(u'/', 1);
+                Artifact artifact{u"cell-image-%1.%2"_s.arg(++m_notebookImageCount)
+                                      .arg(suffix == u"jpeg" ? u"jpg"_s : suffix),
+                                  mimeType, data};
+                m_gallery->addArtifact(artifact,
+                                       tr("Notebook cell %1").arg(m_notebook->indexOf(cell) + 1));
+            });
+
     connect(m_limits, &LimitsPanel::limitsChanged, this, [this] {
         const Limits limits = m_limits->limits();
         m_settings->setValue(key::NanoCpus, limits.nanoCpus);
@@ -431,6 +449,7 @@ void MainWindow::createMenus()
     view->addAction(m_notebookAction);
     view->addSeparator();
     view->addAction(m_limitsDock->toggleViewAction());
+    view->addAction(m_artifactsDock->toggleViewAction());
     view->addAction(m_toolBar->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -648,8 +667,10 @@ void MainWindow::runCode()
     saveDraft();
 
     const LanguageDescriptor *language = LanguageRegistry::instance().find(m_language);
-    m_console->beginRun(tr("%1 · %2").arg(language ? language->displayName : m_language,
-                                          QTime::currentTime().toString(u"HH:mm:ss"_s)));
+    const QString title = tr("%1 · %2").arg(language ? language->displayName : m_language,
+                                            QTime::currentTime().toString(u"HH:mm:ss"_s));
+    m_console->beginRun(title);
+    m_runSource = tr("Run %1 · %2").arg(++m_runCount).arg(title);
     m_running = true;
     m_stopping = false;
     m_streamedBytes = 0;
@@ -738,6 +759,8 @@ void MainWindow::onRunDone(const std::shared_ptr<RunChannel> &channel,
             m_console->appendStderr(result->stderrData);
         }
         m_console->appendResult(*result);
+        for (const Artifact &artifact : result->artifacts)
+            m_gallery->addArtifact(artifact, m_runSource);
         if (!m_engineReachable)
             checkEngine(); // it answered after all: clear the banner
         finishRun(true);

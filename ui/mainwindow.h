@@ -24,12 +24,14 @@ class QSplitter;
 class QStackedWidget;
 class QToolBar;
 
+class ArtifactGallery;
 class EngineBanner;
 class LimitsPanel;
 class NotebookConsole;
 
 /// The application's main window: editor, language and backend pickers, Run/Stop, the
-/// output console and the limits dock; or, in notebook mode (Ctrl+Shift+N), a
+/// output console (with the run's images and files inline), the limits dock and the
+/// artifact gallery dock; or, in notebook mode (Ctrl+Shift+N), a
 /// NotebookConsole on a kernel of the same language with the same limits. Runs go to the engine on
 /// worker threads; the GUI thread never blocks.
 ///
@@ -54,6 +56,9 @@ public:
     OutputConsole *console() const { return m_console; }
     LimitsPanel *limitsPanel() const { return m_limits; }
     NotebookConsole *notebook() const { return m_notebook; }
+    /// The session's artifacts (the "Artifacts" dock).
+    ArtifactGallery *artifactGallery() const { return m_gallery; }
+    QDockWidget *artifactsDock() const { return m_artifactsDock; }
     QAction *notebookModeAction() const { return m_notebookAction; }
     /// Whether the notebook is shown instead of the script editor and console.
     bool isNotebookMode() const;
@@ -134,6 +139,8 @@ private:
     QMenu *m_notebookMenu = nullptr;
     QAction *m_notebookAction = nullptr;
     QDockWidget *m_limitsDock = nullptr;
+    ArtifactGallery *m_gallery = nullptr;
+    QDockWidget *m_artifactsDock = nullptr;
     QComboBox *m_languagePicker = nullptr;
     QComboBox *m_backendPicker = nullptr;
     QAction *m_runAction = nullptr;
@@ -149,6 +156,9 @@ private:
     QString m_language;
     QString m_phase; // what the run is doing, from RunObserver::onStatus
     QString m_engineVersion;
+    QString m_runSource; // "Run 2 · Python · 14:03:11", for the gallery
+    int m_runCount = 0;
+    int m_notebookImageCount = 0;
     bool m_running = false;
     bool m_stopping = false;
     bool m_checking = false;

@@ -870,7 +870,22 @@ void NotebookConsole::drainOutputs()
     const QList<CellOutput> outputs = m_channel->take();
     if (NotebookCell *cell = m_channel->cell)
         for (const CellOutput &output : outputs)
-            cell->appendOutput(output);
+            showOutput(cell, output);
+}
+
+void NotebookConsole::showOutput(NotebookCell *cell, const sandbox::CellOutput &output)
+{
+    cell->appendOutput(output);
+    if (output.kind != CellOutput::Kind::DisplayData &&
+        output.kind != CellOutput::Kind::ExecuteResult)
+        return;
+    // The cell's order of preference.
+    for (const QString &mime : {u"image/png"_s, u"image/jpeg"_s, u"image/gif"_s}) {
+        if (output.data.contains(mime)) {
+            Q_EMIT imageDisplayed(cell, mime, output.data.value(mime));
+            return;
+        }
+    }
 }
 
 void NotebookConsole::onExecuted(const std::shared_ptr<Channel> &channel,
@@ -906,7 +921,7 @@ void NotebookConsole::onExecuted(const std::shared_ptr<Channel> &channel,
     if (cell) {
         // Outputs the observer did not see (the engine's note after a forced restart).
         for (qsizetype i = cell->outputs().size(); i < outcome.outputs.size(); ++i)
-            cell->appendOutput(outcome.outputs.at(i));
+            showOutput(cell, outcome.outputs.at(i));
         cell->setExecutionCount(outcome.executionCount);
         cell->setState(NotebookCell::State::Idle);
         // The time when it is worth a glance; what went wrong always.

@@ -117,6 +117,9 @@ Q_SIGNALS:
     void kernelStateChanged(NotebookConsole::KernelState state);
     /// A cell finished: ok is false for errors, interrupts and engine failures.
     void cellFinished(NotebookCell *cell, bool ok);
+    /// cell showed an image (display_data or execute_result): data is the encoded image
+    /// ("image/png", "image/jpeg", "image/gif"), as the cell shows it.
+    void imageDisplayed(NotebookCell *cell, const QString &mimeType, const QByteArray &data);
 
 private:
     struct Channel;
@@ -143,6 +146,8 @@ private:
                           const sandbox::Result<void> &result);
     void executeNext(const Pending &next);
     void drainOutputs();
+    /// Adds output to cell and reports an image in it.
+    void showOutput(NotebookCell *cell, const sandbox::CellOutput &output);
     void onExecuted(const std::shared_ptr<Channel> &channel,
                     const sandbox::Result<sandbox::CellResult> &result);
     void doRestart();

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "outputconsole.h"
 
+#include "artifactactions.h"
+
+#include <QAbstractTextDocumentLayout>
 #include <QContextMenuEvent>
 #include <QFontDatabase>
 #include <QLocale>
 #include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QtMath>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -18,6 +25,14 @@ namespace {
 constexpr int FlushIntervalMs = 30;
 constexpr int PartialLineDelayMs = 250;
 constexpr qsizetype MinimumCapacity = 10'000;
+constexpr int MinimumImageHeight = 120;
+constexpr auto OpenScheme = "artifact-open:"_L1;
+constexpr auto SaveScheme = "artifact-save:"_L1;
+
+int artifactIdOf(const QTextFormat &format)
+{
+    return format.property(OutputConsole::ArtifactProperty).toInt();
+}
 
 QColor mix(const QColor &a, const QColor &b, double t)
 {
@@ -33,11 +48,6 @@ QString formatDuration(qint64 ms)
     if (ms < 60'000)
         return OutputConsole::tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', 2));
     return OutputConsole::tr("%1 min %2 s").arg(ms / 60'000).arg((ms % 60'000) / 1000);
-}
-
-QString formatSize(qint64 bytes)
-{
-    return QLocale().formattedDataSize(bytes);
 }
 
 } // namespace
@@ -57,6 +67,12 @@ OutputConsole::OutputConsole(QWidget *parent)
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(FlushIntervalMs);
     connect(&m_flushTimer, &QTimer::timeout, this, [this] { flushBatch(false); });
+
+    // Inline images fit the viewport's height too: relayout them once a resize settles.
+    m_relayoutTimer.setSingleShot(true);
+    m_relayoutTimer.setInterval(50);
+    connect(&m_relayoutTimer, &QTimer::timeout, this, &OutputConsole::relayoutImages);
+    viewport()->setMouseTracking(true);
 
     updateFormats();
 }
@@ -99,6 +115,41 @@ void OutputConsole::changeEvent(QEvent *event)
 void OutputConsole::contextMenuEvent(QContextMenuEvent *event)
 {
     QMenu *menu = createStandardContextMenu(event->pos());
+    const QPoint pos = viewport()->mapFrom(this, event->pos());
+    if (const int id = artifactIdAt(pos)) {
+        const Shown &shown = m_artifacts[id];
+        const QString name = shown.artifact.name;
+        const bool image = shown.isImage();
+        QAction *first = menu->actions().value(0);
+        QList<QAction *> actions;
+        if (image) {
+            actions << new QAction(tr("&View Full Size"), menu);
+            connect(actions.last(), &QAction::triggered, this,
+                    [this, id] { activateLink(OpenScheme + QString::number(id)); });
+            actions << new QAction(QIcon::fromTheme(QIcon::ThemeIcon::DocumentSaveAs),
+                                   tr("&Save Image As…"), menu);
+            connect(actions.last(), &QAction::triggered, this,
+                    [this, id] { activateLink(SaveScheme + QString::number(id)); });
+            actions << new QAction(QIcon::fromTheme(QIcon::ThemeIcon::EditCopy), tr("Copy &Image"),
+                                   menu);
+            connect(actions.last(), &QAction::triggered, this, [this, id] {
+                if (const auto it = m_artifacts.constFind(id); it != m_artifacts.constEnd())
+                    ArtifactActions::copyImage(
+                        ArtifactActions::decode(it->artifact.data, it->artifact.mimeType));
+            });
+        } else {
+            actions << new QAction(QIcon::fromTheme(QIcon::ThemeIcon::DocumentOpen),
+                                   tr("&Open %1").arg(ArtifactActions::fileName(name)), menu);
+            connect(actions.last(), &QAction::triggered, this,
+                    [this, id] { activateLink(OpenScheme + QString::number(id)); });
+            actions << new QAction(QIcon::fromTheme(QIcon::ThemeIcon::DocumentSaveAs),
+                                   tr("&Save %1 As…").arg(ArtifactActions::fileName(name)), menu);
+            connect(actions.last(), &QAction::triggered, this,
+                    [this, id] { activateLink(SaveScheme + QString::number(id)); });
+        }
+        menu->insertActions(first, actions);
+        menu->insertSeparator(first);
+    }
     menu->addSeparator();
     QAction *clear = menu->addAction(tr("C&lear Output"), this, &OutputConsole::clearOutput);
     clear->setEnabled(!document()->isEmpty() || !m_pending.isEmpty());
@@ -126,6 +177,8 @@ QTextCharFormat OutputConsole::formatFor(Kind kind) const
         break;
     case Kind::Summary:
         format.setFontWeight(QFont::Bold);
+        break;
+    case Kind::Artifact:
         break;
     }
     return format;
@@ -251,11 +304,312 @@ void OutputConsole::appendResult(const sandbox::RunResult &result)
     enqueue(Kind::Summary, summary, std::move(line));
 
     for (const auto &artifact : result.artifacts)
-        appendStatus(tr("artifact %1 · %2 · %3")
-                         .arg(artifact.name, artifact.mimeType, formatSize(artifact.size())));
+        appendArtifact(artifact);
+    if (result.artifactsTruncated)
+        appendLine(Kind::Error, tr("Artifact limit reached: not every file the program wrote "
+                                   "was brought back (Limits: number and total size)."));
     for (const auto &refused : result.refusedPaths)
-        appendStatus(tr("not brought back: %1").arg(refused));
+        appendLine(Kind::Stderr, tr("refused: %1").arg(refused));
     flush();
+}
+
+void OutputConsole::appendArtifact(const sandbox::Artifact &artifact)
+{
+    releasePartialLines(true);
+    if (m_column != 0)
+        enqueue(Kind::Status, formatFor(Kind::Status), u"\n"_s);
+    const int id = m_nextArtifactId++;
+    QImage decoded;
+    if (ArtifactActions::isImage(artifact.mimeType))
+        decoded = ArtifactActions::decode(artifact.data, artifact.mimeType);
+    const bool image = !decoded.isNull();
+    m_artifacts.insert(id, Shown{artifact, image ? decoded.deviceIndependentSize() : QSizeF()});
+
+    QTextCharFormat caption = formatFor(Kind::Artifact);
+    caption.setProperty(ArtifactProperty, id);
+    caption.setForeground(m_statusColor);
+    QString text = ArtifactActions::describe(sanitize(artifact.name, nullptr),
+                                             sanitize(artifact.mimeType, nullptr), artifact.size());
+    if (image) {
+        enqueue(Kind::Artifact, caption,
+                text + u" · "_s + tr("%1 × %2").arg(decoded.width()).arg(decoded.height()) + u'\n');
+        QTextCharFormat object = caption;
+        object.setObjectType(ImageObjectType);
+        object.setToolTip(tr("Click to view full size; right-click to save or copy"));
+        enqueue(Kind::Artifact, object, QString(QChar::ObjectReplacementCharacter) + u'\n');
+        return;
+    }
+    enqueue(Kind::Artifact, caption, text + u"   "_s);
+    QTextCharFormat link = caption;
+    link.setForeground(palette().color(QPalette::Link));
+    link.setFontUnderline(true);
+    link.setAnchor(true);
+    link.setAnchorHref(OpenScheme + QString::number(id));
+    enqueue(Kind::Artifact, link, tr("Open"));
+    enqueue(Kind::Artifact, caption, u"  "_s);
+    link.setAnchorHref(SaveScheme + QString::number(id));
+    enqueue(Kind::Artifact, link, tr("Save As…"));
+    enqueue(Kind::Artifact, caption, u"\n"_s);
+}
+
+QSizeF OutputConsole::displaySize(const QImage &image) const
+{
+    return displaySize(image.deviceIndependentSize());
+}
+
+QSizeF OutputConsole::displaySize(const QSizeF &natural) const
+{
+    if (natural.isEmpty())
+        return {1, 1};
+    // The line's width (the layout keeps the document margin and the cursor's width free),
+    // and the viewport's height less a line, so one image is always seen whole.
+    const qreal margin = 2 * document()->documentMargin() + 4;
+    const qreal width = qMax<qreal>(16, viewport()->width() - margin);
+    const qreal height = qMax<qreal>(MinimumImageHeight,
+                                     viewport()->height() - margin - fontMetrics().lineSpacing());
+    const qreal scale = std::min({1.0, width / natural.width(), height / natural.height()});
+    return {qMax<qreal>(1, qFloor(natural.width() * scale)),
+            qMax<qreal>(1, qFloor(natural.height() * scale))};
+}
+
+QSizeF OutputConsole::intrinsicSize(QTextDocument *, int, const QTextFormat &format)
+{
+    const auto it = m_artifacts.constFind(artifactIdOf(format));
+    if (it == m_artifacts.constEnd())
+        return {1, 1};
+    return displaySize(it->imageSize);
+}
+
+void OutputConsole::drawObject(QPainter *painter, const QRectF &rect, QTextDocument *, int,
+                               const QTextFormat &format)
+{
+    const int id = artifactIdOf(format);
+    const auto it = m_artifacts.constFind(id);
+    if (it == m_artifacts.constEnd() || !it->isImage())
+        return;
+    // Decoded and scaled once per size, for the images painted lately.
+    const qreal ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+    const QSize pixels = (rect.size() * ratio).toSize();
+    QPixmap *pixmap = m_pixmaps.object(id);
+    if (!pixmap || pixmap->size() != pixels) {
+        const QImage image = ArtifactActions::decode(it->artifact.data, it->artifact.mimeType);
+        if (image.isNull())
+            return;
+        pixmap = new QPixmap(QPixmap::fromImage(
+            image.size() == pixels
+                ? image
+                : image.scaled(pixels, Qt::IgnoreAspectRatio, Qt::SmoothTransformation)));
+        pixmap->setDevicePixelRatio(ratio);
+        const qint64 kib = qint64(pixels.width()) * pixels.height() * 4 / 1024;
+        if (!m_pixmaps.insert(id, pixmap, qMax<qint64>(1, kib))) {
+            // Larger than the whole cache: paint it this once.
+            painter->drawImage(rect, image);
+            return;
+        }
+    }
+    painter->drawPixmap(rect.topLeft(), *pixmap);
+}
+
+QList<QImage> OutputConsole::inlineImages() const
+{
+    QList<QImage> images;
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextCharFormat format = it.fragment().charFormat();
+            if (format.objectType() == ImageObjectType) {
+                if (const auto shown = m_artifacts.constFind(artifactIdOf(format));
+                    shown != m_artifacts.constEnd())
+                    images << ArtifactActions::decode(shown->artifact.data,
+                                                      shown->artifact.mimeType);
+            }
+        }
+    return images;
+}
+
+QList<sandbox::Artifact> OutputConsole::shownArtifacts() const
+{
+    QList<sandbox::Artifact> artifacts;
+    int last = 0;
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const int id = artifactIdOf(it.fragment().charFormat());
+            if (id == 0 || id == last)
+                continue;
+            last = id;
+            if (const auto shown = m_artifacts.constFind(id); shown != m_artifacts.constEnd())
+                artifacts << shown->artifact;
+        }
+    return artifacts;
+}
+
+int OutputConsole::artifactIdAt(const QPoint &pos) const
+{
+    const QTextBlock block = cursorForPosition(pos).block();
+    const QRectF rect = blockBoundingGeometry(block).translated(contentOffset());
+    if (!rect.contains(QPointF(pos)))
+        return 0;
+    for (auto it = block.begin(); !it.atEnd(); ++it)
+        if (const int id = artifactIdOf(it.fragment().charFormat());
+            id != 0 && m_artifacts.contains(id))
+            return id;
+    return 0;
+}
+
+int OutputConsole::imageIdAt(const QPoint &pos) const
+{
+    const QTextBlock block = cursorForPosition(pos).block();
+    const auto first = block.begin();
+    if (first.atEnd() || first.fragment().charFormat().objectType() != ImageObjectType)
+        return 0;
+    const int id = artifactIdOf(first.fragment().charFormat());
+    const auto shown = m_artifacts.constFind(id);
+    if (shown == m_artifacts.constEnd())
+        return 0;
+    const QRectF rect = blockBoundingGeometry(block).translated(contentOffset());
+    const QRectF image(rect.topLeft() + QPointF(document()->documentMargin(), 0),
+                       displaySize(shown->imageSize));
+    return image.contains(QPointF(pos)) ? id : 0;
+}
+
+QTextBlock OutputConsole::imageBlock(int index) const
+{
+    int seen = 0;
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        const auto first = block.begin();
+        if (!first.atEnd() && first.fragment().charFormat().objectType() == ImageObjectType &&
+            seen++ == index)
+            return block;
+    }
+    return {};
+}
+
+QRect OutputConsole::inlineImageRect(int index) const
+{
+    const QTextBlock block = imageBlock(index);
+    if (!block.isValid())
+        return {};
+    const auto shown = m_artifacts.constFind(artifactIdOf(block.begin().fragment().charFormat()));
+    if (shown == m_artifacts.constEnd())
+        return {};
+    const QRectF rect = blockBoundingGeometry(block).translated(contentOffset());
+    return QRectF(rect.topLeft() + QPointF(document()->documentMargin(), 0),
+                  displaySize(shown->imageSize))
+        .toRect();
+}
+
+void OutputConsole::scrollToInlineImage(int index)
+{
+    const QTextBlock block = imageBlock(index);
+    if (block.isValid())
+        verticalScrollBar()->setValue(block.firstLineNumber());
+}
+
+const sandbox::Artifact *OutputConsole::artifactAt(const QPoint &pos) const
+{
+    const auto it = m_artifacts.constFind(artifactIdAt(pos));
+    return it == m_artifacts.constEnd() ? nullptr : &it->artifact;
+}
+
+bool OutputConsole::isImageAt(const QPoint &pos) const
+{
+    return imageIdAt(pos) != 0;
+}
+
+void OutputConsole::activateLink(const QString &href)
+{
+    const bool open = href.startsWith(OpenScheme);
+    if (!open && !href.startsWith(SaveScheme))
+        return;
+    const int id = href.section(u':', 1).toInt();
+    const auto it = m_artifacts.constFind(id);
+    if (it == m_artifacts.constEnd())
+        return;
+    // Copies: the dialogs run event loops in which the console may be cleared.
+    const Shown shown = *it;
+    const auto &a = shown.artifact;
+    if (shown.isImage()) {
+        const QImage image = ArtifactActions::decode(a.data, a.mimeType);
+        if (open)
+            ArtifactActions::showImage(this, image, a.data, a.mimeType, a.name);
+        else
+            ArtifactActions::saveImageAs(this, image, a.data, a.mimeType, a.name);
+    } else if (open) {
+        ArtifactActions::openFile(this, a.name, a.data);
+    } else {
+        ArtifactActions::saveFileAs(this, a.name, a.data);
+    }
+}
+
+void OutputConsole::mousePressEvent(QMouseEvent *event)
+{
+    const QPoint pos = event->position().toPoint();
+    m_pressedLink = event->button() == Qt::LeftButton ? anchorAt(pos) : QString();
+    m_pressedImage = event->button() == Qt::LeftButton ? imageIdAt(pos) : 0;
+    QPlainTextEdit::mousePressEvent(event);
+}
+
+void OutputConsole::mouseMoveEvent(QMouseEvent *event)
+{
+    QPlainTextEdit::mouseMoveEvent(event);
+    const QPoint pos = event->position().toPoint();
+    const bool active = !anchorAt(pos).isEmpty() || imageIdAt(pos) != 0;
+    viewport()->setCursor(active ? Qt::PointingHandCursor : Qt::IBeamCursor);
+}
+
+void OutputConsole::mouseReleaseEvent(QMouseEvent *event)
+{
+    QPlainTextEdit::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton || textCursor().hasSelection())
+        return;
+    const QPoint pos = event->position().toPoint();
+    const QString link = std::exchange(m_pressedLink, {});
+    const int image = std::exchange(m_pressedImage, 0);
+    if (!link.isEmpty() && anchorAt(pos) == link)
+        activateLink(link);
+    else if (image != 0 && imageIdAt(pos) == image)
+        activateLink(OpenScheme + QString::number(image));
+}
+
+void OutputConsole::resizeEvent(QResizeEvent *event)
+{
+    QPlainTextEdit::resizeEvent(event);
+    // Images fit the height too, which the editor does not relayout for.
+    if (viewport()->size() != m_laidOutSize && !m_artifacts.isEmpty())
+        m_relayoutTimer.start();
+}
+
+void OutputConsole::relayoutImages()
+{
+    m_laidOutSize = viewport()->size();
+    QTextDocument *doc = document();
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+        const auto first = block.begin();
+        if (!first.atEnd() && first.fragment().charFormat().objectType() == ImageObjectType)
+            doc->markContentsDirty(block.position(), block.length());
+    }
+}
+
+void OutputConsole::pruneArtifacts()
+{
+    if (m_artifacts.isEmpty())
+        return;
+    // Ids grow down the document and trimming cuts from the top: everything below the first
+    // id still shown (or waiting to be shown) is gone.
+    int first = m_nextArtifactId;
+    for (QTextBlock block = document()->begin(); block.isValid() && first == m_nextArtifactId;
+         block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            if (const int id = artifactIdOf(it.fragment().charFormat())) {
+                first = id;
+                break;
+            }
+    for (const Segment &segment : std::as_const(m_pending))
+        if (const int id = artifactIdOf(segment.format))
+            first = qMin(first, id);
+    m_artifacts.removeIf([first](const auto &entry) { return entry.key() < first; });
+    for (const int id : m_pixmaps.keys())
+        if (id < first)
+            m_pixmaps.remove(id);
 }
 
 QString OutputConsole::sanitize(QString text, StreamState *state)
@@ -348,6 +702,10 @@ void OutputConsole::flushBatch(bool force)
     // Follow the output unless the user scrolled up to read.
     const bool follow = bar->value() >= bar->maximum() - 2;
 
+    // Checked each time: clearing the console may give the document a new layout.
+    QAbstractTextDocumentLayout *layout = document()->documentLayout();
+    if (layout->handlerForObject(ImageObjectType) != static_cast<QTextObjectInterface *>(this))
+        layout->registerHandler(ImageObjectType, this);
     QTextCursor cursor(document());
     cursor.movePosition(QTextCursor::End);
     cursor.beginEditBlock();
@@ -388,6 +746,7 @@ void OutputConsole::trimDocument()
     }
     cursor.endEditBlock();
     m_droppedOutput = false;
+    pruneArtifacts();
 }
 
 void OutputConsole::clearOutput()
@@ -397,6 +756,8 @@ void OutputConsole::clearOutput()
     m_pendingChars = 0;
     m_column = 0;
     m_droppedOutput = false;
+    m_artifacts.clear();
+    m_pixmaps.clear();
     for (StreamState *state : {&m_stdout, &m_stderr}) {
         state->partialLine.clear();
         state->partialSince.invalidate();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Starts the real application under Xvfb, lets it run sample code on the real engine,
-# and checks the screenshot it grabbed from the X server and the console it showed.
+# and checks the screenshot it grabbed from the X server and the console it showed (the
+# output, and the plot inline).
 set -euo pipefail
 APP="$1"; OUT="$2"; CODE="$3"
 SHOT="$OUT/e2e-main-window.png"
@@ -21,4 +22,6 @@ size=$(stat -c %s "$SHOT")
 (( size > 20000 )) || { echo "FAIL: screenshot is nearly blank ($size bytes)"; exit 1; }
 grep -q "mean: 20.92" "$LOG" || { echo "FAIL: the run's output is not in the console"; exit 1; }
 grep -q "exit 0" "$LOG" || { echo "FAIL: the console does not show exit 0"; exit 1; }
+grep -q "figure-001.png · image/png" "$LOG" || { echo "FAIL: the console does not mention the figure"; exit 1; }
+grep -q "e2e: inline images 1$" "$LOG" || { echo "FAIL: the figure is not shown inline in the console"; exit 1; }
 echo "PASS: screenshot $SHOT ($size bytes)"

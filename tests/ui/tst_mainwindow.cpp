@@ -2,6 +2,7 @@
 // Widget tests of the main window, the editor, the console and the limits panel. The runs
 // go to the real engine (Docker at DOCKER_HOST or /var/run/docker.sock): a test that
 // needs it fails, saying what to start, when it is not there.
+#include "artifactgallery.h"
 #include "codeeditor.h"
 #include "enginebanner.h"
 #include "limitspanel.h"
@@ -10,15 +11,23 @@
 #include "session/engine.h"
 
 #include <QAction>
+#include <QBuffer>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QListWidget>
 #include <QLoggingCategory>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QThread>
@@ -55,6 +64,8 @@ private Q_SLOTS:
     void runsEveryLanguage_data();
     void runsEveryLanguage();
     void stopsARun();
+    void showsArtifactsInline();
+    void consoleListsRefusedAndTruncatedArtifacts();
     void reportsMissingEngine();
     void reportsUnreachableEndpoint();
     void restoresCodeAfterRestart();
@@ -280,6 +291,170 @@ void TestMainWindow::runsEveryLanguage()
     QVERIFY2(finished.first().first().toBool(), qPrintable(text));
     QVERIFY2(text.contains(expected), qPrintable(text));
     QVERIFY2(text.contains(u"exit 0"_s), qPrintable(text));
+}
+
+void TestMainWindow::showsArtifactsInline()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+
+    MainWindow window(engine);
+    window.resize(1100, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.setLanguage(u"python"_s);
+    // Two figures (shown by plt.show(), which the sandbox turns into PNG files) and a CSV.
+    const QByteArray csv = "x,y\n1,1\n2,4\n3,9\n";
+    window.editor()->setPlainText(
+        u"import matplotlib.pyplot as plt\n"
+        u"plt.figure(figsize=(6.4, 4.8))\nplt.plot([1, 2, 3], [1, 4, 9])\n"
+        u"plt.figure(figsize=(12, 3))\nplt.bar(['a', 'b'], [3, 5])\n"
+        u"plt.show()\n"
+        u"with open('data.csv', 'w') as f:\n    f.write('x,y\\n1,1\\n2,4\\n3,9\\n')\n"
+        u"print('written')\n"_s);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.runCode();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, RunTimeoutMs);
+    OutputConsole *console = window.console();
+    const QString text = console->toPlainText();
+    qInfo().noquote() << u"console:\n"_s + text;
+    QVERIFY2(finished.first().first().toBool(), qPrintable(text));
+    QVERIFY2(text.contains(u"exit 0"_s), qPrintable(text));
+
+    // Two images inline, decoded, and shown no larger than the console (nor enlarged).
+    const QList<QImage> images = console->inlineImages();
+    QCOMPARE(images.size(), 2);
+    for (const QImage &image : images) {
+        QVERIFY(!image.isNull());
+        const QSizeF shown = console->displaySize(image);
+        QVERIFY2(shown.width() <= console->viewport()->width(),
+                 qPrintable(u"%1 > %2"_s.arg(shown.width()).arg(console->viewport()->width())));
+        QVERIFY(shown.width() <= image.width() && shown.height() <= image.height());
+    }
+    // The wide figure (1200 px) is scaled down to the console's width.
+    QVERIFY(console->displaySize(images.at(1)).width() < images.at(1).width());
+    QVERIFY2(text.contains(u"figure-001.png · image/png"_s), qPrintable(text));
+    // The CSV as a line with its name, MIME type and size (and Open / Save As links).
+    const QString csvLine = u"data.csv · text/csv · "_s + QLocale().formattedDataSize(csv.size());
+    QVERIFY2(text.contains(csvLine), qPrintable(text));
+    QVERIFY2(text.contains(u"Open  Save As…"_s), qPrintable(text));
+    const QList<sandbox::Artifact> shown = console->shownArtifacts();
+    QCOMPARE(shown.size(), 3);
+    QCOMPARE(shown.at(0).name, u"data.csv"_s); // in the order of their names
+    QCOMPARE(shown.at(0).data, csv);
+
+    // The images are painted: the first, scrolled to, is on screen and not blank.
+    console->scrollToInlineImage(0);
+    QApplication::processEvents();
+    const QRect imageRect = console->inlineImageRect(0);
+    QVERIFY2(console->viewport()->rect().contains(imageRect),
+             qPrintable(u"image at %1,%2 %3x%4 outside the viewport"_s.arg(imageRect.x())
+                            .arg(imageRect.y())
+                            .arg(imageRect.width())
+                            .arg(imageRect.height())));
+    const QImage painted = console->viewport()->grab().toImage();
+    const QPoint centre = imageRect.center();
+    QSet<QRgb> colours;
+    for (int dx = -imageRect.width() / 3; dx <= imageRect.width() / 3; dx += 2)
+        colours.insert(painted.pixel((centre + QPoint(dx, 0)) * painted.devicePixelRatio()));
+    QVERIFY2(colours.size() > 2, "the inline image was not painted");
+
+    // A click on the image opens it full size.
+    QVERIFY(console->isImageAt(centre));
+    QTest::mouseClick(console->viewport(), Qt::LeftButton, {}, centre);
+    QDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = window.findChild<QDialog *>(u"imageDialog"_s)));
+    dialog->close();
+
+    // The gallery: three items, newest first, each with the run it came from.
+    ArtifactGallery *gallery = window.artifactGallery();
+    QVERIFY(gallery);
+    QCOMPARE(gallery->count(), 3);
+    // The run's last artifact comes first.
+    QCOMPARE(gallery->item(0).artifact.name, u"output/figure-002.png"_s);
+    QVERIFY(gallery->item(0).isImage());
+    QVERIFY(gallery->item(1).isImage());
+    QCOMPARE(gallery->item(0).imageSize, QSize(1200, 300));
+    QVERIFY(!gallery->image(1).isNull());
+    QCOMPARE(gallery->item(2).artifact.name, u"data.csv"_s);
+    QVERIFY(!gallery->item(2).isImage());
+    QCOMPARE(gallery->item(2).artifact.data, csv);
+    QVERIFY2(gallery->item(0).source.startsWith(u"Run 1"_s), qPrintable(gallery->item(0).source));
+    QVERIFY(!gallery->view()->item(1)->icon().isNull());
+    // Opening an image item shows it full size; the dock is in the View menu.
+    QTRY_COMPARE(window.findChildren<QDialog *>(u"imageDialog"_s).size(), 0);
+    gallery->open(1);
+    QTRY_COMPARE(window.findChildren<QDialog *>(u"imageDialog"_s).size(), 1);
+    window.findChild<QDialog *>(u"imageDialog"_s)->close();
+    bool inViewMenu = false;
+    for (QAction *menu : window.menuBar()->actions())
+        if (menu->text() == u"&View"_s && menu->menu())
+            inViewMenu =
+                menu->menu()->actions().contains(window.artifactsDock()->toggleViewAction());
+    QVERIFY(inViewMenu);
+    QVERIFY(window.artifactsDock()->isVisible());
+
+    // Save All writes them all to a folder.
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    QString error;
+    QCOMPARE(gallery->saveAllTo(folder.path(), &error), 3);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QFile saved(folder.filePath(u"data.csv"_s));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QCOMPARE(saved.readAll(), csv);
+    // Names that clash (the same figure of another run) are kept apart.
+    QCOMPARE(gallery->saveAllTo(folder.path(), &error), 3);
+    QVERIFY(QFile::exists(folder.filePath(u"data (2).csv"_s)));
+}
+
+void TestMainWindow::consoleListsRefusedAndTruncatedArtifacts()
+{
+    OutputConsole console;
+    console.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&console));
+    sandbox::RunResult result;
+    result.exitCode = 0;
+    result.artifactsTruncated = true;
+    result.refusedPaths << u"link.txt: symbolic link to '/etc/passwd'"_s;
+    result.artifacts << sandbox::Artifact{u"broken.png"_s, u"image/png"_s, "not a png"};
+    console.beginRun(u"test"_s);
+    console.appendResult(result);
+    const QString text = console.toPlainText();
+    QVERIFY2(text.contains(u"Artifact limit reached"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"refused: link.txt: symbolic link to '/etc/passwd'"_s),
+             qPrintable(text));
+    // An image that does not decode is listed as a file.
+    QVERIFY2(text.contains(u"broken.png · image/png"_s), qPrintable(text));
+    QVERIFY(console.inlineImages().isEmpty());
+    QCOMPARE(console.shownArtifacts().size(), 1);
+
+    console.clearOutput();
+    QVERIFY(console.shownArtifacts().isEmpty());
+
+    // An image inline; it leaves with its text when a flood pushes that out of the console.
+    QImage picture(300, 200, QImage::Format_RGB32);
+    picture.fill(Qt::darkCyan);
+    QByteArray png;
+    QBuffer buffer(&png);
+    QVERIFY(buffer.open(QIODevice::WriteOnly));
+    QVERIFY(picture.save(&buffer, "PNG"));
+    sandbox::RunResult withImage;
+    withImage.exitCode = 0;
+    withImage.artifacts << sandbox::Artifact{u"plot.png"_s, u"image/png"_s, png};
+    console.setMaximumCharacters(100'000);
+    console.beginRun(u"image"_s);
+    console.appendResult(withImage);
+    QCOMPARE(console.inlineImages().size(), 1);
+    QCOMPARE(console.inlineImages().first().size(), QSize(300, 200));
+    QVERIFY(console.displaySize(picture).width() <= 300);
+    const QByteArray line = QByteArray(99, 'z') + '\n';
+    for (int i = 0; i < 3000; ++i)
+        console.appendStdout(line);
+    console.flush();
+    QVERIFY(console.inlineImages().isEmpty());
+    QVERIFY(console.shownArtifacts().isEmpty());
 }
 
 void TestMainWindow::stopsARun()

@@ -236,6 +236,7 @@ void TestNotebookConsole::runsCellsByKeyboardKeepsStateAcrossInterrupt()
 
     // Cell 5: a matplotlib figure shows inline.
     NotebookCell *c5 = notebook->cell(4);
+    QSignalSpy displayed(notebook.get(), &NotebookConsole::imageDisplayed);
     typeAndRun(c5, u"import matplotlib.pyplot as plt; plt.plot([1,2,3]); plt.show()"_s,
                Qt::ControlModifier); // in place: no sixth cell
     QTRY_COMPARE_WITH_TIMEOUT(c5->state(), NotebookCell::State::Idle, CellTimeoutMs);
@@ -246,6 +247,11 @@ void TestNotebookConsole::runsCellsByKeyboardKeepsStateAcrossInterrupt()
     QVERIFY(!image->pixmap().isNull());
     QVERIFY(image->pixmap().width() <= image->width() || image->width() == 0);
     QVERIFY(image->data().startsWith("\x89PNG"));
+    // ... and is reported (for the window's artifact gallery).
+    QCOMPARE(displayed.count(), 1);
+    QCOMPARE(displayed.first().at(0).value<NotebookCell *>(), c5);
+    QCOMPARE(displayed.first().at(1).toString(), u"image/png"_s);
+    QCOMPARE(displayed.first().at(2).toByteArray(), image->data());
     // Scaled down to a narrow notebook, aspect kept; a click opens it full size.
     const QSize natural = image->image().size();
     notebook->resize(420, 700);
