@@ -6,6 +6,7 @@
 #include "languages/language.h"
 #include "session/engine.h"
 #include "session/notebook.h"
+#include "session/pool.h"
 #include "session/runresultjson.h"
 #include "util/tarball.h"
 
@@ -161,6 +162,8 @@ int cmdRun(const QStringList &args)
         {QStringLiteral("std"),
          QStringLiteral("Language standard, e.g. c++17, c++20 (default), c++23"),
          QStringLiteral("standard")},
+        {QStringLiteral("output-only"),
+         QStringLiteral("Bring back files from output/ only, not other new files")},
         {QStringLiteral("json"), QStringLiteral("Print the result as JSON (artifacts base64)")},
         {QStringLiteral("artifacts-dir"), QStringLiteral("Write artifacts into DIR"),
          QStringLiteral("dir")},
@@ -253,6 +256,7 @@ int cmdRun(const QStringList &args)
     }
     req.image = p.value(QStringLiteral("image"));
     req.standard = p.value(QStringLiteral("std"));
+    req.collectWorkDirFiles = !p.isSet(QStringLiteral("output-only"));
     req.libraries = p.values(QStringLiteral("library"));
     req.cranRepo = p.value(QStringLiteral("cran-repo"));
     req.trustHostCa = !p.isSet(QStringLiteral("no-host-ca"));
@@ -519,8 +523,9 @@ int cmdBench(const QStringList &args)
     int n = 10;
     if (const qsizetype i = args.indexOf(QStringLiteral("--iterations")); i >= 0)
         n = qMax(1, args.value(i + 1).toInt());
-    if (which != QLatin1String("cold") && which != QLatin1String("notebook")) {
-        err() << "usage: sandbox-studio bench cold|notebook [--iterations N] [--language L]"
+    if (which != QLatin1String("cold") && which != QLatin1String("notebook") &&
+        which != QLatin1String("pool")) {
+        err() << "usage: sandbox-studio bench cold|notebook|pool [--iterations N] [--language L]"
               << Qt::endl;
         return ExitUsage;
     }
@@ -529,6 +534,16 @@ int cmdBench(const QStringList &args)
         return reportError(engine.error(), false);
     if (auto ping = (*engine)->ping(); !ping)
         return reportError(ping.error(), false);
+    if (which == QLatin1String("pool")) {
+        PoolBenchOptions o;
+        if (args.contains(QStringLiteral("--iterations")))
+            o.iterations = n;
+        auto json = benchmarkPool(**engine, o);
+        if (!json)
+            return reportError(json.error(), false);
+        QTextStream(stdout) << *json;
+        return 0;
+    }
     if (which == QLatin1String("notebook")) {
         QString language = QStringLiteral("python");
         if (const qsizetype i = args.indexOf(QStringLiteral("--language")); i >= 0)
@@ -650,6 +665,7 @@ QString cliUsage()
         "  deps list|clear [--language L]  cached dependency volumes (clear removes them)\n"
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
         "  bench notebook [--language L]  benchmark a notebook cell round trip (JSON)\n"
+        "  bench pool [--iterations N]  benchmark warm pooled runs, throughput (JSON)\n"
         "\n"
         "Options:\n"
         "  -h, --help                 show this help\n"

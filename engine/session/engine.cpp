@@ -3,8 +3,10 @@
 
 #include "images/imagerecipe.h"
 #include "languages/language.h"
+#include "runtime/agentchannel.h"
 #include "runtime/dockerruntime.h"
 #include "session/dependencies.h"
+#include "session/pool.h"
 #include "session/sandboxsetup.h"
 #include "util/tarball.h"
 
@@ -39,6 +41,185 @@ int oomKillCount(const QByteArray &text)
             count = qMax(count, parts[1].toInt());
     }
     return count;
+}
+
+using StepRunner = std::function<Result<ExecResult>(const QStringList &argv, const ExecIo &io,
+                                                    const CancelToken &cancel, qint64 timeoutMs,
+                                                    qint64 outputLimit)>;
+
+/// Runs the language's steps through run, then reads the OOM counter and collects the
+/// artifacts: shared by the fresh-sandbox path (Docker exec) and the pooled one (agent).
+void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
+                  const RunObserver &observer, const CancelToken &cancel, const QString &codeFile,
+                  const QHash<QString, QByteArray> &inputs, const QStringList &depsLinks,
+                  const StepRunner &run, const std::function<void()> &killSandbox, int oomBefore,
+                  RunResult &result, Result<void> &error)
+{
+    auto status = [&](const QString &s) {
+        if (observer.onStatus)
+            observer.onStatus(s);
+    };
+    qint64 kept = 0;
+    auto keep = [&](QByteArray &sink, QByteArrayView data,
+                    const std::function<void(QByteArrayView)> &forward) {
+        const qint64 room = request.limits.outputBytes - kept;
+        if (room <= 0) {
+            result.outputTruncated = true;
+            return true; // keep draining so the program is not blocked on a full pipe
+        }
+        const QByteArrayView part = data.first(qMin<qint64>(room, data.size()));
+        if (part.size() < data.size())
+            result.outputTruncated = true;
+        sink.append(part);
+        kept += part.size();
+        if (forward)
+            forward(part);
+        return true;
+    };
+
+    const QList<LanguageStep> steps = lang->stepsFor(codeFile, request.standard);
+    bool killed = false;
+    for (const LanguageStep &step : steps) {
+        ExecSpec exec;
+        exec.argv = step.argv;
+        ExecIo io;
+        QElapsedTimer phase;
+        phase.start();
+        Result<ExecResult> r;
+        if (step.phase == LanguageStep::Phase::Compile) {
+            status(QStringLiteral("compiling"));
+            result.compile.ran = true;
+            io.onStdout = [&](QByteArrayView d) {
+                result.compile.output += d;
+                return true;
+            };
+            io.onStderr = io.onStdout;
+            const qint64 budget = qMax<qint64>(request.limits.timeoutMs, 120'000);
+            r = run(exec.argv, io, cancel, budget, 0);
+            result.compile.durationMs = phase.elapsed();
+        } else {
+            status(QStringLiteral("running"));
+            io.onStdout = [&](QByteArrayView d) {
+                return keep(result.stdoutData, d, observer.onStdout);
+            };
+            io.onStderr = [&](QByteArrayView d) {
+                return keep(result.stderrData, d, observer.onStderr);
+            };
+            r = run(exec.argv, io, cancel, request.limits.timeoutMs,
+                    request.limits.outputBytes + 1);
+            result.durationMs = phase.elapsed();
+        }
+        if (!r) {
+            error = std::unexpected(r.error());
+            return;
+        }
+        if (r->deadlineExceeded || r->cancelled) {
+            // Stop the program for real: kill the whole sandbox, not just our stream.
+            killSandbox();
+            killed = true;
+            result.timedOut = r->deadlineExceeded;
+            result.cancelled = r->cancelled;
+            result.exitCode = KilledExitCode;
+            status(r->cancelled ? QStringLiteral("cancelled") : QStringLiteral("timed out"));
+            break;
+        }
+        result.exitCode = r->exitCode;
+        if (step.phase == LanguageStep::Phase::Compile) {
+            result.compile.exitCode = r->exitCode;
+            if (r->exitCode != 0) {
+                // A compile error is the user's failed run, with the compiler's message.
+                result.stderrData = result.compile.output;
+                if (observer.onStderr)
+                    observer.onStderr(result.stderrData);
+                break;
+            }
+        }
+    }
+
+    if (!killed) {
+        // A process killed by the kernel's OOM killer inside a running sandbox leaves the
+        // container running with State.OOMKilled false: read the cgroup's counter.
+        if (result.exitCode == KilledExitCode) {
+            ExecSpec probe;
+            probe.argv = {QStringLiteral("sh"), QStringLiteral("-c"),
+                          QStringLiteral("cat /sys/fs/cgroup/memory/memory.oom_control "
+                                         "/sys/fs/cgroup/memory.events 2>/dev/null; true")};
+            QByteArray text;
+            ExecIo io;
+            io.onStdout = [&](QByteArrayView d) {
+                text += d;
+                return true;
+            };
+            if (auto r = run(probe.argv, io, {}, 10'000, 0))
+                result.oomKilled = oomKillCount(text) > oomBefore;
+        }
+
+        // Bring back what the program wrote: new or changed files in the work directory.
+        status(QStringLiteral("collecting artifacts"));
+        ExecSpec copyOut;
+        copyOut.argv = {QStringLiteral("tar"),
+                        QStringLiteral("-c"),
+                        QStringLiteral("-f"),
+                        QStringLiteral("-"),
+                        QStringLiteral("-C"),
+                        QLatin1String(WorkDir),
+                        QStringLiteral("--exclude=./.sandbox"),
+                        QStringLiteral("--exclude=./.agent")};
+        for (const QString &link : depsLinks)
+            copyOut.argv.append(QStringLiteral("--exclude=./") + link);
+        // Files in output/ always come back; other new files of the work directory only
+        // when the request asks for them (the default).
+        copyOut.argv.append(request.collectWorkDirFiles ? QStringLiteral(".")
+                                                        : QStringLiteral("./output"));
+        QByteArray tarOut;
+        const qint64 readCap = request.limits.artifactBytes + (4ll << 20);
+        bool capped = false;
+        ExecIo io;
+        io.onStdout = [&](QByteArrayView d) {
+            tarOut += d;
+            if (tarOut.size() > readCap) {
+                capped = true;
+                return false;
+            }
+            return true;
+        };
+        auto r = run(copyOut.argv, io, cancel, 60'000, 0);
+        if (r) {
+            bool truncated = false;
+            // The tar also holds the unchanged inputs: leave room for them, then apply the
+            // artifact limits to what the program produced.
+            qint64 inputBytes = 0;
+            for (const QByteArray &data : std::as_const(inputs))
+                inputBytes += data.size();
+            TarReadLimits lim;
+            lim.maxTotalBytes = request.limits.artifactBytes + inputBytes;
+            lim.maxMembers = request.limits.artifactCount + int(inputs.size());
+            auto read = readTar(tarOut, lim, &result.refusedPaths, &truncated);
+            result.artifactsTruncated = truncated || capped;
+            if (read) {
+                static const QMimeDatabase mimeDb;
+                qint64 artifactBytes = 0;
+                for (TarMember &m : *read) {
+                    auto in = inputs.constFind(m.path);
+                    if (in != inputs.constEnd() && *in == m.data)
+                        continue; // an input, unchanged
+                    if (result.artifacts.size() >= request.limits.artifactCount ||
+                        artifactBytes + m.data.size() > request.limits.artifactBytes) {
+                        result.artifactsTruncated = true;
+                        result.refusedPaths.append(m.path +
+                                                   QStringLiteral(": artifact limit reached"));
+                        continue;
+                    }
+                    artifactBytes += m.data.size();
+                    Artifact a;
+                    a.name = m.path;
+                    a.mimeType = mimeDb.mimeTypeForFileNameAndData(m.path, m.data).name();
+                    a.data = std::move(m.data);
+                    result.artifacts.append(std::move(a));
+                }
+            }
+        }
+    }
 }
 
 /// The run's dependencies; files copied in are the program's own modules.
@@ -270,6 +451,12 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
     if (!tar)
         return std::unexpected(tar.error());
 
+    if (std::shared_ptr<SandboxPool> pool = this->pool();
+        pool && !plan->needsInstall() && request.installMounts.isEmpty() &&
+        !(*network != NetworkMode::None && request.trustHostCa))
+        return runPooled(*pool, *lang, image, *network, request, observer, cancel, *tar, codeFile,
+                         inputs, notes, total);
+
     status(QStringLiteral("creating sandbox"));
     auto created = m_runtime->create(spec);
     if (!created)
@@ -337,164 +524,117 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         status(n);
     }
 
-    qint64 kept = 0;
-    auto keep = [&](QByteArray &sink, QByteArrayView data,
-                    const std::function<void(QByteArrayView)> &forward) {
-        const qint64 room = request.limits.outputBytes - kept;
-        if (room <= 0) {
-            result.outputTruncated = true;
-            return true; // keep draining so the program is not blocked on a full pipe
-        }
-        const QByteArrayView part = data.first(qMin<qint64>(room, data.size()));
-        if (part.size() < data.size())
-            result.outputTruncated = true;
-        sink.append(part);
-        kept += part.size();
-        if (forward)
-            forward(part);
-        return true;
-    };
-
-    const QList<LanguageStep> steps = lang->stepsFor(codeFile, request.standard);
-    bool killed = false;
-    for (const LanguageStep &step : steps) {
+    auto dockerRun = [&](const QStringList &argv, const ExecIo &io, const CancelToken &c,
+                         qint64 timeoutMs, qint64) {
         ExecSpec exec;
-        exec.argv = step.argv;
-        ExecIo io;
-        QElapsedTimer phase;
-        phase.start();
-        Result<ExecResult> r;
-        if (step.phase == LanguageStep::Phase::Compile) {
-            status(QStringLiteral("compiling"));
-            result.compile.ran = true;
-            io.onStdout = [&](QByteArrayView d) {
-                result.compile.output += d;
-                return true;
-            };
-            io.onStderr = io.onStdout;
-            const qint64 budget = qMax<qint64>(request.limits.timeoutMs, 120'000);
-            r = m_runtime->exec(id, exec, io, cancel,
-                                Deadline::in(std::chrono::milliseconds(budget)));
-            result.compile.durationMs = phase.elapsed();
-        } else {
-            status(QStringLiteral("running"));
-            io.onStdout = [&](QByteArrayView d) {
-                return keep(result.stdoutData, d, observer.onStdout);
-            };
-            io.onStderr = [&](QByteArrayView d) {
-                return keep(result.stderrData, d, observer.onStderr);
-            };
-            r = m_runtime->exec(id, exec, io, cancel,
-                                Deadline::in(std::chrono::milliseconds(request.limits.timeoutMs)));
-            result.durationMs = phase.elapsed();
-        }
-        if (!r)
-            return std::unexpected(r.error());
-        if (r->deadlineExceeded || r->cancelled) {
-            // Stop the program for real: kill the whole sandbox, not just our stream.
-            m_runtime->kill(id);
-            killed = true;
-            result.timedOut = r->deadlineExceeded;
-            result.cancelled = r->cancelled;
-            result.exitCode = KilledExitCode;
-            status(r->cancelled ? QStringLiteral("cancelled") : QStringLiteral("timed out"));
-            break;
-        }
-        result.exitCode = r->exitCode;
-        if (step.phase == LanguageStep::Phase::Compile) {
-            result.compile.exitCode = r->exitCode;
-            if (r->exitCode != 0) {
-                // A compile error is the user's failed run, with the compiler's message.
-                result.stderrData = result.compile.output;
-                if (observer.onStderr)
-                    observer.onStderr(result.stderrData);
-                break;
-            }
-        }
+        exec.argv = argv;
+        return m_runtime->exec(id, exec, io, c, Deadline::in(std::chrono::milliseconds(timeoutMs)));
+    };
+    Result<void> failed;
+    executeSteps(
+        lang, request, observer, cancel, codeFile, inputs, depsLinks, dockerRun,
+        [&] { m_runtime->kill(id); }, 0, result, failed);
+    if (!failed)
+        return std::unexpected(failed.error());
+    // Tar order is directory order: give artifacts a stable order (figure-001, -002, ...).
+    std::sort(result.artifacts.begin(), result.artifacts.end(),
+              [](const Artifact &a, const Artifact &b) { return a.name < b.name; });
+    result.totalMs = total.elapsed();
+    status(QStringLiteral("finished"));
+    return result;
+}
+
+void Engine::setPool(std::shared_ptr<SandboxPool> pool)
+{
+    std::lock_guard lock(m_poolMutex);
+    m_pool = std::move(pool);
+}
+
+std::shared_ptr<SandboxPool> Engine::pool() const
+{
+    std::lock_guard lock(m_poolMutex);
+    return m_pool;
+}
+
+Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor &lang,
+                                    const QString &image, NetworkMode network,
+                                    const RunRequest &request, const RunObserver &observer,
+                                    const CancelToken &cancel, const QByteArray &tar,
+                                    const QString &codeFile,
+                                    const QHash<QString, QByteArray> &inputs,
+                                    const QStringList &notes, const QElapsedTimer &total)
+{
+    auto status = [&](const QString &s) {
+        if (observer.onStatus)
+            observer.onStatus(s);
+    };
+    status(QStringLiteral("borrowing a warm sandbox"));
+    auto lease = pool.acquire(
+        PoolKey::from(m_runtime->backend(), lang.id, image, request.limits, network), cancel);
+    if (!lease)
+        return std::unexpected(lease.error());
+    AgentChannel &agent = (*lease)->channel();
+
+    RunResult result;
+    result.sandboxId = (*lease)->sandboxId();
+    result.image = image;
+    result.language = lang.id;
+    result.notes = notes;
+
+    if (auto put = agent.putTar(QLatin1String(WorkDir), tar); !put) {
+        (*lease)->discard();
+        return std::unexpected(put.error());
     }
+    if (cancel.isCancelled())
+        return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
 
-    if (!killed) {
-        // A process killed by the kernel's OOM killer inside a running sandbox leaves the
-        // container running with State.OOMKilled false: read the cgroup's counter.
-        if (result.exitCode == KilledExitCode) {
-            ExecSpec probe;
-            probe.argv = {QStringLiteral("sh"), QStringLiteral("-c"),
-                          QStringLiteral("cat /sys/fs/cgroup/memory/memory.oom_control "
-                                         "/sys/fs/cgroup/memory.events 2>/dev/null; true")};
-            QByteArray text;
-            ExecIo io;
-            io.onStdout = [&](QByteArrayView d) {
-                text += d;
-                return true;
-            };
-            if (auto r = m_runtime->exec(id, probe, io, {}, Deadline::in(std::chrono::seconds(10))))
-                result.oomKilled = oomKillCount(text) > 0;
+    bool broken = false;
+    auto agentRun = [&](const QStringList &argv, const ExecIo &io, const CancelToken &c,
+                        qint64 timeoutMs, qint64 outputLimit) -> Result<ExecResult> {
+        AgentRunSpec spec;
+        spec.argv = argv;
+        spec.timeoutMs = timeoutMs;
+        spec.outputLimit = outputLimit;
+        auto r = agent.run(
+            spec, io, c,
+            Deadline::in(std::chrono::milliseconds(timeoutMs) + std::chrono::seconds(10)));
+        if (!r) {
+            broken = true;
+            return std::unexpected(r.error());
         }
-
-        // Bring back what the program wrote: new or changed files in the work directory.
-        status(QStringLiteral("collecting artifacts"));
-        ExecSpec copyOut;
-        copyOut.argv = {QStringLiteral("tar"),
-                        QStringLiteral("-c"),
-                        QStringLiteral("-f"),
-                        QStringLiteral("-"),
-                        QStringLiteral("-C"),
-                        QLatin1String(WorkDir),
-                        QStringLiteral("--exclude=./.sandbox")};
-        for (const QString &link : depsLinks)
-            copyOut.argv.append(QStringLiteral("--exclude=./") + link);
-        copyOut.argv.append(QStringLiteral("."));
-        QByteArray tarOut;
-        const qint64 readCap = request.limits.artifactBytes + (4ll << 20);
-        bool capped = false;
+        ExecResult e;
+        e.exitCode = r->exitCode;
+        e.cancelled = r->cancelled;
+        e.deadlineExceeded = r->timedOut || r->deadlineExceeded;
+        e.stoppedByReader = r->stoppedByReader;
+        if (!r->error.isEmpty() && io.onStderr)
+            io.onStderr(QByteArray(r->error.toUtf8() + '\n'));
+        return e;
+    };
+    // The cgroup's OOM counter lives as long as the sandbox: compare with its value now.
+    int oomBefore = 0;
+    {
+        QByteArray text;
         ExecIo io;
         io.onStdout = [&](QByteArrayView d) {
-            tarOut += d;
-            if (tarOut.size() > readCap) {
-                capped = true;
-                return false;
-            }
+            text += d;
             return true;
         };
-        auto r = m_runtime->exec(id, copyOut, io, cancel, Deadline::in(std::chrono::seconds(60)));
-        if (r) {
-            bool truncated = false;
-            // The tar also holds the unchanged inputs: leave room for them, then apply the
-            // artifact limits to what the program produced.
-            qint64 inputBytes = 0;
-            for (const QByteArray &data : std::as_const(inputs))
-                inputBytes += data.size();
-            TarReadLimits lim;
-            lim.maxTotalBytes = request.limits.artifactBytes + inputBytes;
-            lim.maxMembers = request.limits.artifactCount + int(inputs.size());
-            auto read = readTar(tarOut, lim, &result.refusedPaths, &truncated);
-            result.artifactsTruncated = truncated || capped;
-            if (read) {
-                static const QMimeDatabase mimeDb;
-                qint64 artifactBytes = 0;
-                for (TarMember &m : *read) {
-                    auto in = inputs.constFind(m.path);
-                    if (in != inputs.constEnd() && *in == m.data)
-                        continue; // an input, unchanged
-                    if (result.artifacts.size() >= request.limits.artifactCount ||
-                        artifactBytes + m.data.size() > request.limits.artifactBytes) {
-                        result.artifactsTruncated = true;
-                        result.refusedPaths.append(m.path +
-                                                   QStringLiteral(": artifact limit reached"));
-                        continue;
-                    }
-                    artifactBytes += m.data.size();
-                    Artifact a;
-                    a.name = m.path;
-                    a.mimeType = mimeDb.mimeTypeForFileNameAndData(m.path, m.data).name();
-                    a.data = std::move(m.data);
-                    result.artifacts.append(std::move(a));
-                }
-            }
-        }
+        if (auto r = agentRun({QStringLiteral("sh"), QStringLiteral("-c"),
+                               QStringLiteral("cat /sys/fs/cgroup/memory/memory.oom_control "
+                                              "/sys/fs/cgroup/memory.events 2>/dev/null; true")},
+                              io, {}, 10'000, 0);
+            r)
+            oomBefore = oomKillCount(text);
     }
-
-    // Tar order is directory order: give artifacts a stable order (figure-001, -002, ...).
+    Result<void> failed;
+    executeSteps(
+        &lang, request, observer, cancel, codeFile, inputs, {}, agentRun, [&] { broken = true; },
+        oomBefore, result, failed);
+    if (broken)
+        (*lease)->discard(); // killed or failed mid-run: do not lend it again
+    if (!failed)
+        return std::unexpected(failed.error());
     std::sort(result.artifacts.begin(), result.artifacts.end(),
               [](const Artifact &a, const Artifact &b) { return a.name < b.name; });
     result.totalMs = total.elapsed();

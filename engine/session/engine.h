@@ -6,11 +6,17 @@
 #include "util/canceltoken.h"
 #include "util/error.h"
 
+#include <QElapsedTimer>
 #include <QFuture>
+#include <QHash>
 #include <QString>
 #include <memory>
+#include <mutex>
 
 namespace sandbox {
+
+class SandboxPool;
+struct LanguageDescriptor;
 
 /// Which engine to talk to. Docker now; Podman, TLS Docker and Kubernetes later.
 struct BackendProfile
@@ -65,12 +71,27 @@ public:
     /// (labels: owner host/pid). Returns how many were removed.
     Result<int> reapOrphans();
 
+    /// Runs without dependency installs borrow a warm sandbox from pool (session/pool.h)
+    /// and run through its agent; nullptr (the default) = every run in a fresh sandbox.
+    void setPool(std::shared_ptr<SandboxPool> pool);
+    std::shared_ptr<SandboxPool> pool() const;
+
 private:
     /// runBlocking; attempt 1 is the retry after an incomplete dependency volume.
     Result<RunResult> runAttempt(const RunRequest &request, const RunObserver &observer,
                                  const CancelToken &cancel, int attempt);
 
+    /// runAttempt's pooled path: the same steps through a borrowed sandbox's agent.
+    Result<RunResult> runPooled(SandboxPool &pool, const LanguageDescriptor &lang,
+                                const QString &image, NetworkMode network,
+                                const RunRequest &request, const RunObserver &observer,
+                                const CancelToken &cancel, const QByteArray &tar,
+                                const QString &codeFile, const QHash<QString, QByteArray> &inputs,
+                                const QStringList &notes, const QElapsedTimer &total);
+
     std::shared_ptr<Runtime> m_runtime;
+    mutable std::mutex m_poolMutex;
+    std::shared_ptr<SandboxPool> m_pool;
 };
 
 /// "hostname/pid" of this process, as put in the owner label.

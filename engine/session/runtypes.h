@@ -66,6 +66,9 @@ struct RunRequest
     /// Language standard for compiled languages ("c++17", "c++20", "c++23"); empty = the
     /// language's default (C++20). Errors: InvalidArgument for a standard the language lacks.
     QString standard;
+    /// Bring back new or changed files anywhere in the work directory (true), or only
+    /// those in its output/ directory (false).
+    bool collectWorkDirFiles = true;
 };
 
 /// A file the program produced (plot, report, ...). name is relative and safe.

@@ -20,6 +20,7 @@ private Q_SLOTS:
     void pilImageSavedToFile();
     void outputDirectoryFilesWithMimeAndSize();
     void countAndSizeCapsAreFlagged();
+    void workDirFilesAreConfigurable();
     void symlinksAreRefused();
     void rGgsaveAndPrintEachOnce();
     void cleanupTestCase();
@@ -42,7 +43,10 @@ private:
             out << a.name;
         return out;
     }
-    static bool isPng(const Artifact &a) { return a.data.startsWith("\x89PNG\r\n\x1a\n") && a.size() > 500; }
+    static bool isPng(const Artifact &a)
+    {
+        return a.data.startsWith("\x89PNG\r\n\x1a\n") && a.size() > 500;
+    }
     std::shared_ptr<Engine> m_engine;
 };
 
@@ -69,9 +73,9 @@ void TestArtifacts::showThenOpenFigureEachOnce()
                                 "plt.figure()\nplt.plot([3])\n"));
     QVERIFY_RESULT(r);
     // Shown once, saved once (not written again at exit), left open once.
-    QCOMPARE(names(*r), QStringList({QStringLiteral("output/figure-001.png"),
-                                     QStringLiteral("output/figure-002.png"),
-                                     QStringLiteral("saved.png")}));
+    QCOMPARE(names(*r),
+             QStringList({QStringLiteral("output/figure-001.png"),
+                          QStringLiteral("output/figure-002.png"), QStringLiteral("saved.png")}));
     for (const Artifact &a : r->artifacts)
         QVERIFY(isPng(a));
 }
@@ -88,10 +92,11 @@ void TestArtifacts::seabornThroughMatplotlib()
 
 void TestArtifacts::plotlyFigure()
 {
-    auto r = run(QStringLiteral("python"),
-                 QStringLiteral("import plotly.express as px\n"
-                                "fig = px.bar(x=['a', 'b'], y=[3, 5], title='plotly in a sandbox')\n"
-                                "fig.show()\n"));
+    auto r =
+        run(QStringLiteral("python"),
+            QStringLiteral("import plotly.express as px\n"
+                           "fig = px.bar(x=['a', 'b'], y=[3, 5], title='plotly in a sandbox')\n"
+                           "fig.show()\n"));
     QVERIFY_RESULT(r);
     QVERIFY2(r->exitCode == 0, r->stderrData.constData());
     QCOMPARE(r->artifacts.size(), 1);
@@ -114,7 +119,8 @@ void TestArtifacts::pilImageSavedToFile()
                                 "Image.new('RGB', (40, 30), 'teal').save('output/swatch.png')\n"
                                 "Image.new('RGB', (10, 10), 'red').save('thumb.jpg')\n"));
     QVERIFY_RESULT(r);
-    QCOMPARE(names(*r), QStringList({QStringLiteral("output/swatch.png"), QStringLiteral("thumb.jpg")}));
+    QCOMPARE(names(*r),
+             QStringList({QStringLiteral("output/swatch.png"), QStringLiteral("thumb.jpg")}));
     QCOMPARE(r->artifacts[0].mimeType, QStringLiteral("image/png"));
     QCOMPARE(r->artifacts[1].mimeType, QStringLiteral("image/jpeg"));
 }
@@ -122,10 +128,11 @@ void TestArtifacts::pilImageSavedToFile()
 void TestArtifacts::outputDirectoryFilesWithMimeAndSize()
 {
     auto r = run(QStringLiteral("javascript"),
-                 QStringLiteral("const fs = require('fs');\n"
-                                "fs.writeFileSync('output/report.csv', 'a,b\\n1,2\\n');\n"
-                                "fs.mkdirSync('output/nested');\n"
-                                "fs.writeFileSync('output/nested/data.json', JSON.stringify({ok: true}));\n"));
+                 QStringLiteral(
+                     "const fs = require('fs');\n"
+                     "fs.writeFileSync('output/report.csv', 'a,b\\n1,2\\n');\n"
+                     "fs.mkdirSync('output/nested');\n"
+                     "fs.writeFileSync('output/nested/data.json', JSON.stringify({ok: true}));\n"));
     QVERIFY_RESULT(r);
     QCOMPARE(names(*r), QStringList({QStringLiteral("output/nested/data.json"),
                                      QStringLiteral("output/report.csv")}));
@@ -138,8 +145,9 @@ void TestArtifacts::countAndSizeCapsAreFlagged()
 {
     Limits few;
     few.artifactCount = 3;
-    auto many = run(QStringLiteral("python"),
-                    QStringLiteral("for i in range(10):\n    open(f'output/f{i}.txt', 'w').write('x')\n"), few);
+    auto many = run(
+        QStringLiteral("python"),
+        QStringLiteral("for i in range(10):\n    open(f'output/f{i}.txt', 'w').write('x')\n"), few);
     QVERIFY_RESULT(many);
     QCOMPARE(many->artifacts.size(), 3);
     QVERIFY(many->artifactsTruncated);
@@ -158,6 +166,22 @@ void TestArtifacts::countAndSizeCapsAreFlagged()
     QVERIFY(total <= 100'000);
 }
 
+void TestArtifacts::workDirFilesAreConfigurable()
+{
+    RunRequest req;
+    req.language = QStringLiteral("python");
+    req.code = QStringLiteral("open('scratch.txt', 'w').write('work dir')\n"
+                              "open('output/kept.txt', 'w').write('output dir')\n");
+    auto both = m_engine->runBlocking(req);
+    QVERIFY_RESULT(both);
+    QCOMPARE(names(*both),
+             QStringList({QStringLiteral("output/kept.txt"), QStringLiteral("scratch.txt")}));
+    req.collectWorkDirFiles = false;
+    auto outputOnly = m_engine->runBlocking(req);
+    QVERIFY_RESULT(outputOnly);
+    QCOMPARE(names(*outputOnly), QStringList{QStringLiteral("output/kept.txt")});
+}
+
 void TestArtifacts::symlinksAreRefused()
 {
     auto r = run(QStringLiteral("python"),
@@ -174,11 +198,12 @@ void TestArtifacts::symlinksAreRefused()
 void TestArtifacts::rGgsaveAndPrintEachOnce()
 {
     auto r = run(QStringLiteral("r"),
-                 QStringLiteral("library(ggplot2)\n"
-                                "p <- ggplot(data.frame(x = 1:3, y = c(2, 4, 3)), aes(x, y)) + geom_point()\n"
-                                "print(p)\n"
-                                "ggsave('output/saved.png', p, width = 4, height = 3, dpi = 72)\n"
-                                "plot(1:5)\n"));
+                 QStringLiteral(
+                     "library(ggplot2)\n"
+                     "p <- ggplot(data.frame(x = 1:3, y = c(2, 4, 3)), aes(x, y)) + geom_point()\n"
+                     "print(p)\n"
+                     "ggsave('output/saved.png', p, width = 4, height = 3, dpi = 72)\n"
+                     "plot(1:5)\n"));
     QVERIFY_RESULT(r);
     QVERIFY2(r->exitCode == 0, r->stderrData.constData());
     QCOMPARE(names(*r), QStringList({QStringLiteral("output/plot-001.png"),
