@@ -4,9 +4,11 @@
 #include "languages/language.h"
 #include "session/engine.h"
 #include "session/sandboxsetup.h"
+#include "util/tarball.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
+#include <QMimeDatabase>
 #include <csignal>
 #include <nlohmann/json.hpp>
 
@@ -119,6 +121,21 @@ QList<Artifact> CellResult::images() const
         if (o.data.contains(QStringLiteral("image/png")))
             out.append({QStringLiteral("cell-%1-%2.png").arg(executionCount).arg(++n),
                         QStringLiteral("image/png"), o.data.value(QStringLiteral("image/png"))});
+    }
+    return out;
+}
+
+QList<Artifact> CellResult::files() const
+{
+    QList<Artifact> out;
+    for (const CellOutput &o : outputs) {
+        if (o.file.isEmpty())
+            continue;
+        for (auto it = o.data.cbegin(); it != o.data.cend(); ++it)
+            if (it.key() != QLatin1String("text/plain") || o.data.size() == 1) {
+                out.append({o.file, it.key(), it.value()});
+                break;
+            }
     }
     return out;
 }
@@ -455,6 +472,21 @@ Result<CellResult> NotebookSession::execute(const QString &code, const CellObser
             out.kind = type == QLatin1String("display_data") ? CellOutput::Kind::DisplayData
                                                              : CellOutput::Kind::ExecuteResult;
             out.data = mimeBundle(ev.value("data", json::object()));
+        } else if (type == QLatin1String("file")) {
+            // A file the cell wrote to the output directory: shown like display data.
+            static const QMimeDatabase mimeDb;
+            auto safe = safeRelativePath(str(ev, "name"));
+            if (!safe)
+                continue;
+            const QByteArray bytes =
+                QByteArray::fromBase64(QByteArray::fromStdString(ev.value("data", std::string())));
+            const QString mime = mimeDb.mimeTypeForFileNameAndData(*safe, bytes).name();
+            out.kind = CellOutput::Kind::DisplayData;
+            out.file = *safe;
+            out.data.insert(mime, bytes);
+            out.data.insert(
+                QStringLiteral("text/plain"),
+                QStringLiteral("%1 · %2 · %3 bytes").arg(*safe, mime).arg(bytes.size()).toUtf8());
         } else if (type == QLatin1String("error")) {
             out.kind = CellOutput::Kind::Error;
             out.ename = str(ev, "ename");

@@ -33,6 +33,7 @@ struct CellOutput
     QMap<QString, QByteArray> data; ///< Display/ExecuteResult: MIME -> bytes (image/png decoded)
     QString ename, evalue;          ///< Error
     QStringList traceback;          ///< Error
+    QString file; ///< DisplayData of a file the cell wrote ("output/x.csv"), else empty
 };
 
 /// The outcome of executing one cell.
@@ -53,6 +54,8 @@ struct CellResult
     QString resultText() const;
     /// Images displayed by the cell, as artifacts ("cell-3-1.png", image/png).
     QList<Artifact> images() const;
+    /// Files the cell wrote to the output directory, with their names and MIME types.
+    QList<Artifact> files() const;
 };
 
 /// Receives a cell's outputs as they happen (on the executing thread).

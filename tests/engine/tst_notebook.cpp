@@ -37,6 +37,8 @@ private Q_SLOTS:
     void everyKernel_data();
     void everyKernel();
     void rPlotsAreDisplayed();
+    void filesWrittenByCellsComeBack_data();
+    void filesWrittenByCellsComeBack();
     void unknownLanguageAndNoKernel();
     void agentTransportWhenAvailable();
     void interruptRacingCellEnd_data();
@@ -373,6 +375,41 @@ void TestNotebook::rPlotsAreDisplayed()
     QVERIFY_RESULT(gg);
     QVERIFY2(gg->ok(), qPrintable(gg->streamText(QStringLiteral("stderr"))));
     QCOMPARE(gg->images().size(), 1);
+}
+
+void TestNotebook::filesWrittenByCellsComeBack_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("write");
+    QTest::newRow("python") << QStringLiteral("python")
+                            << QStringLiteral(
+                                   "open('output/table.csv', 'w').write('a,b\\n1,2\\n')");
+    QTest::newRow("javascript")
+        << QStringLiteral("javascript")
+        << QStringLiteral("require('fs').writeFileSync('output/table.csv', 'a,b\\n1,2\\n')");
+    QTest::newRow("r") << QStringLiteral("r")
+                       << QStringLiteral("writeLines(c('a,b', '1,2'), 'output/table.csv')");
+}
+
+void TestNotebook::filesWrittenByCellsComeBack()
+{
+    QFETCH(QString, language);
+    QFETCH(QString, write);
+    auto session = NotebookSession::start(m_engine->runtimePtr(), language);
+    QVERIFY_RESULT(session);
+    auto r = (*session)->execute(write);
+    QVERIFY_RESULT(r);
+    QVERIFY2(r->ok(), qPrintable(r->streamText(QStringLiteral("stderr"))));
+    const QList<Artifact> files = r->files();
+    QCOMPARE(files.size(), 1);
+    QCOMPARE(files[0].name, QStringLiteral("output/table.csv"));
+    QCOMPARE(files[0].mimeType, QStringLiteral("text/csv"));
+    QCOMPARE(files[0].data, QByteArray("a,b\n1,2\n"));
+    // A later cell that writes nothing brings nothing back: only new or changed files.
+    auto quiet = (*session)->execute(language == QLatin1String("r") ? QStringLiteral("1 + 1")
+                                                                    : QStringLiteral("1 + 1"));
+    QVERIFY_RESULT(quiet);
+    QVERIFY(quiet->files().isEmpty());
 }
 
 void TestNotebook::unknownLanguageAndNoKernel()

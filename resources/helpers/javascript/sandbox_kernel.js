@@ -150,6 +150,41 @@ async function execute(code) {
     }
 }
 
+// Files the cell wrote to the output directory (new or changed since the kernel last
+// looked) come back as "file" events. tmpfs timestamps lag the clock by a few ms, so
+// what was seen is remembered instead of comparing with the cell's start time.
+const seenFiles = new Map();
+function reportFiles(send_) {
+    const out = process.env.SANDBOX_OUTPUT_DIR || '/sandbox/output';
+    let sent = 0;
+    const walk = (dir) => {
+        let entries = [];
+        try {
+            entries = fs.readdirSync(dir, { withFileTypes: true });
+        } catch (e) {
+            return;
+        }
+        entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+        for (const entry of entries) {
+            const full = path.join(dir, entry.name);
+            if (entry.isDirectory()) {
+                walk(full);
+                continue;
+            }
+            if (!entry.isFile()) continue;
+            const info = fs.lstatSync(full, { bigint: true });
+            const stamp = `${info.mtimeNs}:${info.size}`;
+            if (seenFiles.get(full) === stamp) continue;
+            seenFiles.set(full, stamp);
+            if (!send_ || sent >= 50 || info.size > 16n * 1024n * 1024n) continue;
+            send({ type: 'file', id: current, name: path.relative('/sandbox', full),
+                   data: fs.readFileSync(full).toString('base64') });
+            sent += 1;
+        }
+    };
+    walk(out);
+}
+
 const queue = [];
 let running = false;
 async function pump() {
@@ -169,6 +204,11 @@ async function pump() {
         current = request.id;
         send({ type: 'status', id: current, state: 'busy' });
         const [status, count] = await execute(String(request.code || ''));
+        try {
+            reportFiles(true);
+        } catch (e) {
+            send({ type: 'stream', id: current, name: 'stderr', text: `sandbox: output files not collected: ${e}\n` });
+        }
         send({ type: 'execute_reply', id: current, status, execution_count: count });
         send({ type: 'status', id: current, state: 'idle' });
     }
@@ -184,6 +224,7 @@ reader.on('message', (request) => {
     pump();
 });
 reader.unref();
+reportFiles(false); // what the output directory already holds is not the cells' output
 send({ type: 'ready', pid: process.pid, language: 'javascript', version: process.version });
 // Keep the event loop alive while waiting for requests.
 setInterval(() => {}, 1 << 30);

@@ -25,6 +25,7 @@ import codecs
 import json
 import os
 import signal
+import stat
 import sys
 import threading
 import traceback
@@ -165,6 +166,53 @@ def _rich_data(value):
     return data
 
 
+_FILE_LIMIT = 16 << 20
+_FILES_PER_CELL = 50
+
+
+_seen_files = {}
+
+
+def _report_files():
+    """Files the cell wrote to the output directory (new or changed since the kernel last
+    looked) come back as "file" events. Timestamps alone are not enough: tmpfs stamps lag
+    the clock by a few milliseconds."""
+    out = os.environ.get("SANDBOX_OUTPUT_DIR", "/sandbox/output")
+    sent = 0
+    for root, _dirs, names in os.walk(out):
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            stamp = (info.st_mtime_ns, info.st_size)
+            if not stat.S_ISREG(info.st_mode) or _seen_files.get(path) == stamp:
+                continue
+            _seen_files[path] = stamp
+            if info.st_size > _FILE_LIMIT or sent >= _FILES_PER_CELL:
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            _send({"type": "file", "id": _current["id"],
+                   "name": os.path.relpath(path, "/sandbox"),
+                   "data": base64.b64encode(data).decode("ascii")})
+            sent += 1
+
+
+def _report_files_quietly():
+    """Remembers what the output directory already holds, without sending it."""
+    out = os.environ.get("SANDBOX_OUTPUT_DIR", "/sandbox/output")
+    for root, _dirs, names in os.walk(out):
+        for name in names:
+            path = os.path.join(root, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            _seen_files[path] = (info.st_mtime_ns, info.st_size)
+
+
 def _execute(code):
     global _execution_count
     _execution_count += 1
@@ -250,6 +298,7 @@ def main():
     sandbox_mpl.set_display_hook(_display_png)
     signal.signal(signal.SIGINT, _on_sigint)
     threading.Thread(target=_reader, daemon=True).start()
+    _report_files_quietly()
     _send({"type": "ready", "pid": os.getpid(), "language": "python",
            "version": sys.version.split()[0]})
     while True:
@@ -274,6 +323,11 @@ def main():
         _busy["value"] = False
         _flush_streams()
         _sync_streams()
+        try:
+            _report_files()
+        except Exception as exc:  # a file vanished mid-read: never lose the reply
+            _send({"type": "stream", "id": _current["id"], "name": "stderr",
+                   "text": "sandbox: output files not collected: %s\n" % exc})
         _send({"type": "execute_reply", "id": _current["id"], "status": status,
                "execution_count": count})
         _send({"type": "status", "id": _current["id"], "state": "idle"})

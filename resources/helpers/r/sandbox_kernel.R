@@ -88,6 +88,29 @@ suppressPackageStartupMessages(library(jsonlite))
     list(status = result, count = count)
 }
 
+# Files the cell wrote to the output directory (new or changed since the kernel last
+# looked) come back as "file" events; what was seen is remembered (tmpfs timestamps lag
+# the clock, so the cell's start time is not a reliable cut).
+.sbx$seen <- new.env()
+.sbx$report_files <- function(send = TRUE) {
+    out <- Sys.getenv("SANDBOX_OUTPUT_DIR", "/sandbox/output")
+    files <- sort(list.files(out, recursive = TRUE, full.names = TRUE))
+    sent <- 0L
+    for (f in files) {
+        info <- file.info(f)
+        if (is.na(info$size) || info$isdir) next
+        stamp <- paste(format(as.numeric(info$mtime), digits = 20), info$size)
+        if (identical(.sbx$seen[[f]], stamp)) next
+        assign(f, stamp, envir = .sbx$seen)
+        if (!send || sent >= 50L || info$size > 16 * 1024^2) next
+        .sbx$send(list(type = "file", id = .sbx$current,
+                       name = sub("^/sandbox/", "", f),
+                       data = base64_enc(readBin(f, "raw", info$size))))
+        sent <- sent + 1L
+    }
+}
+.sbx$report_files(FALSE)
+
 .sbx$send(list(type = "ready", pid = Sys.getpid(), language = "r",
                version = paste(R.version$major, R.version$minor, sep = ".")))
 repeat {
@@ -108,6 +131,8 @@ repeat {
     .sbx$current <- request$id
     .sbx$send(list(type = "status", id = .sbx$current, state = "busy"))
     outcome <- .sbx$execute(if (is.null(request$code)) "" else request$code)
+    tryCatch(.sbx$report_files(), error = function(e)
+        message("sandbox: output files not collected: ", conditionMessage(e)))
     .sbx$send(list(type = "execute_reply", id = .sbx$current, status = outcome$status,
                    execution_count = outcome$count))
     .sbx$send(list(type = "status", id = .sbx$current, state = "idle"))
