@@ -8,6 +8,8 @@
 #include "limitspanel.h"
 #include "notebookconsole.h"
 #include "outputconsole.h"
+#include "poolpanel.h"
+#include "session/pool.h"
 
 #include <QAction>
 #include <QApplication>
@@ -42,6 +44,7 @@ namespace {
 
 constexpr int AutosaveDelayMs = 1000;
 constexpr int ElapsedRefreshMs = 100;
+constexpr int PoolRebuildDelayMs = 400;
 
 namespace key {
 constexpr auto Language = "language"_L1;
@@ -55,6 +58,9 @@ constexpr auto Pids = "limits/pids"_L1;
 constexpr auto Timeout = "limits/timeoutMs"_L1;
 constexpr auto Output = "limits/outputBytes"_L1;
 constexpr auto Network = "limits/network"_L1;
+constexpr auto PoolEnabled = "pool/enabled"_L1;
+constexpr auto PoolMax = "pool/maxPerKey"_L1;
+constexpr auto PoolWarm = "pool/warm/"_L1; // + language id
 } // namespace key
 
 QIcon themedIcon(QIcon::ThemeIcon icon, QStyle::StandardPixmap fallback, const QWidget *widget)
@@ -162,6 +168,20 @@ MainWindow::MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent)
     updateRunActions();
     m_editor->setFocus();
 
+    // Connected after restoreSettings() so restoring does not rebuild the pool repeatedly.
+    m_poolRebuild.setSingleShot(true);
+    m_poolRebuild.setInterval(PoolRebuildDelayMs);
+    connect(&m_poolRebuild, &QTimer::timeout, this, &MainWindow::applyPoolSettings);
+    connect(m_poolPanel, &PoolPanel::settingsChanged, this, [this] {
+        savePoolSettings();
+        m_poolRebuild.start();
+    });
+    connect(m_limits, &LimitsPanel::limitsChanged, this, [this] {
+        if (m_poolPanel->poolEnabled())
+            m_poolRebuild.start();
+    });
+    applyPoolSettings();
+
     // Ask the engine once the window is up; the answer arrives from a worker thread.
     if (m_engine)
         QMetaObject::invokeMethod(this, &MainWindow::checkEngine, Qt::QueuedConnection);
@@ -176,6 +196,76 @@ MainWindow::~MainWindow()
     if (m_running)
         m_cancel.cancel(); // the engine removes the sandbox on its way out
     saveDraft();
+    ++m_poolGeneration;
+    dropPool();
+}
+
+void MainWindow::dropPool()
+{
+    if (m_engine && m_pool && m_engine->pool() == m_pool)
+        m_engine->setPool(nullptr);
+    if (m_poolPanel)
+        m_poolPanel->setPool(nullptr);
+    if (auto old = std::exchange(m_pool, nullptr))
+        // shutdown() removes every sandbox and waits for the pool's threads: not here.
+        (void)QtConcurrent::run([old = std::move(old)] { old->shutdown(); });
+}
+
+void MainWindow::applyPoolSettings()
+{
+    m_poolRebuild.stop();
+    const quint64 generation = ++m_poolGeneration;
+    dropPool();
+    if (!m_engine || !m_poolPanel->poolEnabled())
+        return;
+
+    const QHash<QString, int> warm = m_poolPanel->warmCounts();
+    PoolOptions options;
+    options.maxSize = m_poolPanel->maxPerKey();
+    // Languages without a count keep none warm; each language keeps its own count.
+    options.minWarm = 0;
+    options.minWarmByLanguage = warm;
+
+    const Limits limits = m_limits->limits();
+    const NetworkMode network =
+        m_limits->networkEnabled() ? NetworkMode::Bridge : NetworkMode::None;
+    QList<PoolKey> keys;
+    for (auto it = warm.cbegin(); it != warm.cend(); ++it) {
+        if (it.value() <= 0)
+            continue;
+        const auto image = Engine::defaultImageFor(it.key());
+        if (!image)
+            continue;
+        keys.append(
+            PoolKey::from(m_engine->runtime().backend(), it.key(), *image, limits, network));
+        m_poolPanel->noteKey(keys.last());
+    }
+
+    auto future = QtConcurrent::run([runtime = m_engine->runtimePtr(), options, keys] {
+        auto pool = SandboxPool::create(runtime, options);
+        for (const PoolKey &k : keys)
+            (void)pool->prewarm(k); // creation happens on the pool's threads
+        return pool;
+    });
+    future.then(this, [this, generation](std::shared_ptr<SandboxPool> pool) {
+        if (generation != m_poolGeneration || !m_engine) {
+            (void)QtConcurrent::run([pool = std::move(pool)] { pool->shutdown(); });
+            return;
+        }
+        m_pool = std::move(pool);
+        m_engine->setPool(m_pool);
+        m_poolPanel->setPool(m_pool);
+    });
+}
+
+void MainWindow::savePoolSettings()
+{
+    m_settings->setValue(key::PoolEnabled, m_poolPanel->poolEnabled());
+    m_settings->setValue(key::PoolMax, m_poolPanel->maxPerKey());
+    const QHash<QString, int> warm = m_poolPanel->warmCounts();
+    for (auto it = warm.cbegin(); it != warm.cend(); ++it)
+        m_settings->setValue(key::PoolWarm + it.key(), it.value());
+    m_settings->sync();
 }
 
 void MainWindow::setEngineError(const sandbox::Error &error)
@@ -395,6 +485,15 @@ void MainWindow::createDock()
     m_artifactsDock->setWidget(m_gallery);
     addDockWidget(Qt::RightDockWidgetArea, m_artifactsDock);
     splitDockWidget(m_limitsDock, m_artifactsDock, Qt::Vertical);
+
+    m_poolPanel = new PoolPanel(this);
+    m_poolDock = new QDockWidget(tr("Sandbox Pool"), this);
+    m_poolDock->setObjectName(u"poolDock"_s);
+    m_poolDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    m_poolDock->setWidget(m_poolPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_poolDock);
+    tabifyDockWidget(m_artifactsDock, m_poolDock);
+    m_artifactsDock->raise();
     connect(m_notebook, &NotebookConsole::imageDisplayed, this,
             [this](NotebookCell *cell, const QString &mimeType, const QByteArray &data) {
                 const QString suffix = mimeType.section(u'/', 1);
@@ -450,6 +549,7 @@ void MainWindow::createMenus()
     view->addSeparator();
     view->addAction(m_limitsDock->toggleViewAction());
     view->addAction(m_artifactsDock->toggleViewAction());
+    view->addAction(m_poolDock->toggleViewAction());
     view->addAction(m_toolBar->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -602,6 +702,13 @@ void MainWindow::restoreSettings()
     m_limits->setLimits(limits);
     m_limits->setNetworkEnabled(network);
 
+    m_poolPanel->setPoolEnabled(m_settings->value(key::PoolEnabled, true).toBool());
+    m_poolPanel->setMaxPerKey(m_settings->value(key::PoolMax, 4).toInt());
+    const QHash<QString, int> warm = m_poolPanel->warmCounts(); // the defaults
+    for (auto it = warm.cbegin(); it != warm.cend(); ++it)
+        m_poolPanel->setWarmFor(it.key(),
+                                m_settings->value(key::PoolWarm + it.key(), it.value()).toInt());
+
     QString language = m_settings->value(key::Language, u"python"_s).toString();
     if (!LanguageRegistry::instance().find(language))
         language = LanguageRegistry::instance().all().value(0).id;
@@ -700,6 +807,10 @@ void MainWindow::runCode()
     request.origin = RunOrigin::Gui;
     request.libraries = m_limits->libraries();
     request.standard = m_limits->standard();
+    if (m_pool)
+        if (const auto image = Engine::defaultImageFor(request.language))
+            m_poolPanel->noteKey(PoolKey::from(m_engine->runtime().backend(), request.language,
+                                               *image, request.limits, request.network));
 
     using Kind = RunChannel::Kind;
     m_cancel = CancelToken();

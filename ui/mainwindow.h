@@ -28,6 +28,7 @@ class ArtifactGallery;
 class EngineBanner;
 class LimitsPanel;
 class NotebookConsole;
+class PoolPanel;
 
 /// The application's main window: editor, language and backend pickers, Run/Stop, the
 /// output console (with the run's images and files inline), the limits dock and the
@@ -60,6 +61,11 @@ public:
     ArtifactGallery *artifactGallery() const { return m_gallery; }
     QDockWidget *artifactsDock() const { return m_artifactsDock; }
     QAction *notebookModeAction() const { return m_notebookAction; }
+    /// The "Sandbox Pool" dock: pool settings and live counts.
+    PoolPanel *poolPanel() const { return m_poolPanel; }
+    QDockWidget *poolDock() const { return m_poolDock; }
+    /// The pool handed to the engine (nullptr while off or still being set up).
+    std::shared_ptr<sandbox::SandboxPool> pool() const { return m_pool; }
     /// Whether the notebook is shown instead of the script editor and console.
     bool isNotebookMode() const;
 
@@ -123,6 +129,11 @@ private:
     void saveDraft();
     void saveSettings();
     void restoreSettings();
+    void savePoolSettings();
+    /// Drops the current pool (shut down on a worker) and, when the pool is on, creates a
+    /// new one on a worker with the panel's settings and pre-warms the current limits.
+    void applyPoolSettings();
+    void dropPool();
 
     std::shared_ptr<sandbox::Engine> m_engine;
     std::optional<sandbox::Error> m_engineError;
@@ -141,6 +152,11 @@ private:
     QDockWidget *m_limitsDock = nullptr;
     ArtifactGallery *m_gallery = nullptr;
     QDockWidget *m_artifactsDock = nullptr;
+    PoolPanel *m_poolPanel = nullptr;
+    QDockWidget *m_poolDock = nullptr;
+    std::shared_ptr<sandbox::SandboxPool> m_pool;
+    quint64 m_poolGeneration = 0; // bumped on every apply; stale creations are shut down
+    QTimer m_poolRebuild;
     QComboBox *m_languagePicker = nullptr;
     QComboBox *m_backendPicker = nullptr;
     QAction *m_runAction = nullptr;

@@ -241,7 +241,7 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
         for (auto &[hash, ks] : keys) {
             // Old, worn or (above the minimum) idle for too long: remove.
             for (auto it = ks.idle.begin(); it != ks.idle.end();) {
-                const bool surplus = int(ks.idle.size()) > opt.minWarm;
+                const bool surplus = int(ks.idle.size()) > opt.minWarmFor(ks.key);
                 if (worn(**it, now) || (surplus && now - (*it)->idleSince >= opt.idleTimeout)) {
                     ++ks.recycled;
                     destroyLater(std::move(*it));
@@ -254,7 +254,7 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
                 continue; // back off after a failed creation
             const int ready = int(ks.idle.size()) + ks.resetting + ks.creating;
             const int total = int(ks.idle.size()) + ks.busy + ks.resetting + ks.creating;
-            int want = std::min(opt.minWarm - ready, opt.maxSize - total);
+            int want = std::min(opt.minWarmFor(ks.key) - ready, opt.maxSize - total);
             for (; want > 0; --want) {
                 ++ks.creating;
                 KeyState *k = &ks;
@@ -407,7 +407,7 @@ Result<void> SandboxPool::waitWarm(const PoolKey &key, Deadline deadline)
     State &st = *m_state;
     std::unique_lock lock(st.m);
     KeyState &ks = *st.keyFor(key).value();
-    const int want = std::min(st.opt.minWarm, st.opt.maxSize);
+    const int want = std::min(st.opt.minWarmFor(key), st.opt.maxSize);
     while (int(ks.idle.size()) < want) {
         if (deadline.expired())
             return fail(ErrorCode::Timeout,

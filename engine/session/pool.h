@@ -7,6 +7,7 @@
 #include "util/canceltoken.h"
 #include "util/error.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <chrono>
@@ -57,6 +58,14 @@ struct PoolOptions
     PoolExhaustion exhaustion = PoolExhaustion::Wait;
     std::chrono::milliseconds waitTimeout{30'000};
     QString agentPath; ///< empty = AgentChannel::findAgentBinary()
+    /// Per-language override of minWarm ("python" -> 2, "r" -> 0).
+    QHash<QString, int> minWarmByLanguage;
+
+    /// Warm sandboxes to keep for key: its language's override, else minWarm.
+    int minWarmFor(const PoolKey &key) const
+    {
+        return std::max(0, minWarmByLanguage.value(key.language, minWarm));
+    }
 };
 
 /// One key's counts, for a status panel.

@@ -8,7 +8,9 @@
 #include "limitspanel.h"
 #include "mainwindow.h"
 #include "outputconsole.h"
+#include "poolpanel.h"
 #include "session/engine.h"
+#include "session/pool.h"
 
 #include <QAction>
 #include <QBuffer>
@@ -27,6 +29,7 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -75,6 +78,7 @@ private Q_SLOTS:
     void consoleDecodesRawBytes();
     void consoleKeepsLinesWhole();
     void consoleCapsAFlood();
+    void poolPanelShowsAWarmPool();
 
 private:
     /// The real engine; fails the calling test with what to start if it is not usable.
@@ -87,6 +91,9 @@ private:
 void TestMainWindow::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
+    // The window's sandbox pool places the agent built with this tree.
+    if (!qEnvironmentVariableIsSet("SANDBOX_AGENT_PATH"))
+        qputenv("SANDBOX_AGENT_PATH", SANDBOX_AGENT_BINARY);
     QLoggingCategory::setFilterRules(u"sandbox.*.debug=false"_s);
 }
 
@@ -775,6 +782,99 @@ void TestMainWindow::consoleCapsAFlood()
     QVERIFY(console.toPlainText().startsWith(u"[earlier output removed"_s));
     for (QTextBlock block = console.document()->begin(); block.isValid(); block = block.next())
         QVERIFY(block.length() <= OutputConsole::MaximumLineLength + 1);
+}
+
+namespace {
+
+/// Pool sandboxes owned by this process, or -1 (with a warning) when listing fails.
+int ownPoolSandboxes(sandbox::Engine &engine)
+{
+    const auto listed =
+        engine.runtime().list(QString::fromLatin1(sandbox::labels::Owner), sandbox::ownerLabel());
+    if (!listed) {
+        qWarning().noquote() << listed.error().toString();
+        return -1;
+    }
+    int n = 0;
+    for (const sandbox::SandboxInfo &info : *listed)
+        if (info.labels.value(QString::fromLatin1(sandbox::labels::Kind)) == u"pool"_s)
+            ++n;
+    return n;
+}
+
+} // namespace
+
+void TestMainWindow::poolPanelShowsAWarmPool()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+
+    {
+        MainWindow window(engine);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        PoolPanel *panel = window.poolPanel();
+        QVERIFY(panel);
+        QVERIFY(window.poolDock());
+        QCOMPARE(window.poolDock()->windowTitle(), u"Sandbox Pool"_s);
+        QVERIFY2(panel->poolEnabled(), "the pool is on by default in the GUI");
+        QCOMPARE(panel->warmFor(u"python"_s), 1);
+        QCOMPARE(panel->warmFor(u"javascript"_s), 0);
+        QCOMPARE(panel->maxPerKey(), 4);
+        window.poolDock()->show();
+        window.poolDock()->raise();
+
+        // The pool is created on a worker and handed to the engine; python gets warm.
+        QTRY_VERIFY2_WITH_TIMEOUT(window.pool() && engine->pool() == window.pool(),
+                                  "the window never handed a pool to the engine", 10'000);
+        QTRY_VERIFY2_WITH_TIMEOUT(panel->count(u"python"_s, PoolPanel::WarmColumn) >= 1,
+                                  qPrintable(u"no warm python sandbox within 60 s; panel: "_s +
+                                             panel->totalLabel()->text()),
+                                  60'000);
+        QVERIFY2(panel->table()->item(0, PoolPanel::LimitsColumn)->text().contains(u"MiB"_s),
+                 qPrintable(panel->table()->item(0, PoolPanel::LimitsColumn)->text()));
+        QCOMPARE(panel->table()->item(0, PoolPanel::NetworkColumn)->text(), u"none"_s);
+        QVERIFY(panel->totalLabel()->text().contains(u"warm"_s));
+        QVERIFY(ownPoolSandboxes(*engine) >= 1);
+
+        // A run through the window borrows the warm sandbox and succeeds.
+        typeAndRun(window, u"print(\"pooled\", 6 * 7)"_s);
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        window.runCode();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, RunTimeoutMs);
+        const QString text = window.console()->toPlainText();
+        QVERIFY2(finished.first().first().toBool(), qPrintable(text));
+        QVERIFY2(text.contains(u"pooled 42"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"exit 0"_s), qPrintable(text));
+        qint64 lends = 0;
+        for (const sandbox::PoolStats &s : window.pool()->stats())
+            lends += s.lends;
+        QVERIFY2(lends >= 1, "the run did not go through the pool");
+
+        // The sandbox is reset and comes back (or a fresh one is made).
+        QTRY_VERIFY2_WITH_TIMEOUT(panel->count(u"python"_s, PoolPanel::WarmColumn) >= 1 &&
+                                      panel->count(u"python"_s, PoolPanel::BusyColumn) == 0,
+                                  qPrintable(panel->totalLabel()->text()), 60'000);
+
+        // Off: the engine stops borrowing and the pool's sandboxes go away.
+        panel->setPoolEnabled(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.pool() && !engine->pool(), 5'000);
+        QCOMPARE(panel->table()->rowCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(ownPoolSandboxes(*engine), 0, 30'000);
+
+        panel->setWarmFor(u"python"_s, 2);
+        panel->setMaxPerKey(3);
+    }
+
+    // The settings come back in a new window, which then keeps the pool off.
+    MainWindow again(engine);
+    QVERIFY(!again.poolPanel()->poolEnabled());
+    QCOMPARE(again.poolPanel()->warmFor(u"python"_s), 2);
+    QCOMPARE(again.poolPanel()->maxPerKey(), 3);
+    QTest::qWait(500);
+    QVERIFY(!again.pool());
+    QVERIFY(!engine->pool());
 }
 
 QTEST_MAIN(TestMainWindow)
