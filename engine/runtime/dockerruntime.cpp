@@ -38,6 +38,18 @@ QString jsonString(const json &j, const char *key)
     return {};
 }
 
+/// The "Labels" object of a container or volume as a map (non-string values skipped).
+QMap<QString, QString> labelsOf(const json &object)
+{
+    QMap<QString, QString> labels;
+    if (object.contains("Labels") && object["Labels"].is_object())
+        for (auto it = object["Labels"].begin(); it != object["Labels"].end(); ++it)
+            if (it.value().is_string())
+                labels.insert(QString::fromStdString(it.key()),
+                              QString::fromStdString(it.value().get<std::string>()));
+    return labels;
+}
+
 } // namespace
 
 DockerRuntime::DockerRuntime(Endpoint endpoint, QString backendName)
@@ -487,11 +499,7 @@ Result<QList<SandboxInfo>> DockerRuntime::list(const QString &labelKey, const QS
         if (c.contains("Names") && c["Names"].is_array() && !c["Names"].empty())
             info.name = QString::fromStdString(c["Names"][0].get<std::string>()).mid(1);
         info.state = jsonString(c, "State");
-        if (c.contains("Labels") && c["Labels"].is_object())
-            for (auto it = c["Labels"].begin(); it != c["Labels"].end(); ++it)
-                if (it.value().is_string())
-                    info.labels.insert(QString::fromStdString(it.key()),
-                                       QString::fromStdString(it.value().get<std::string>()));
+        info.labels = labelsOf(c);
         out.append(info);
     }
     return out;
@@ -548,11 +556,7 @@ Result<QList<VolumeInfo>> DockerRuntime::listVolumes(const QString &labelKey,
         VolumeInfo info;
         info.name = jsonString(v, "Name");
         info.createdAt = jsonString(v, "CreatedAt");
-        if (v.contains("Labels") && v["Labels"].is_object())
-            for (auto it = v["Labels"].begin(); it != v["Labels"].end(); ++it)
-                if (it.value().is_string())
-                    info.labels.insert(QString::fromStdString(it.key()),
-                                       QString::fromStdString(it.value().get<std::string>()));
+        info.labels = labelsOf(v);
         out.append(info);
     }
     return out;
@@ -560,8 +564,13 @@ Result<QList<VolumeInfo>> DockerRuntime::listVolumes(const QString &labelKey,
 
 Result<void> DockerRuntime::removeVolume(const QString &name)
 {
-    const QString path = api(QStringLiteral("/volumes/%1?force=true").arg(enc(name)));
-    auto resp = m_http.request("DELETE", path, {}, {}, 60000);
+    return deleteAllowingMissing(api(QStringLiteral("/volumes/%1?force=true").arg(enc(name))),
+                                 60000);
+}
+
+Result<void> DockerRuntime::deleteAllowingMissing(const QString &path, long timeoutMs)
+{
+    auto resp = m_http.request("DELETE", path, {}, {}, timeoutMs);
     if (!resp)
         return std::unexpected(resp.error());
     if (resp->ok() || resp->status == 404)
@@ -597,13 +606,7 @@ Result<QStringList> DockerRuntime::listImages(const QString &prefix)
 
 Result<void> DockerRuntime::removeImage(const QString &ref)
 {
-    const QString path = api(QStringLiteral("/images/%1").arg(enc(ref)));
-    auto resp = m_http.request("DELETE", path, {}, {}, 120000);
-    if (!resp)
-        return std::unexpected(resp.error());
-    if (resp->ok() || resp->status == 404)
-        return {};
-    return std::unexpected(engineError(*resp, QStringLiteral("DELETE ") + path));
+    return deleteAllowingMissing(api(QStringLiteral("/images/%1").arg(enc(ref))), 120000);
 }
 
 Result<void> DockerRuntime::pullImage(const QString &ref,

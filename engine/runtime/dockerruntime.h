@@ -62,6 +62,8 @@ public:
 protected:
     /// GET path: true on 2xx, false on 404, an Error otherwise (the *Exists calls).
     Result<bool> exists(const QString &path, long timeoutMs);
+    /// DELETE path: success on 2xx and on 404 (already gone), an Error otherwise.
+    Result<void> deleteAllowingMissing(const QString &path, long timeoutMs);
 
     /// Creates an exec instance; returns its id.
     Result<QString> createExec(const QString &id, const ExecSpec &spec);
