@@ -11,6 +11,7 @@
 #include "poolpanel.h"
 #include "session/engine.h"
 #include "session/pool.h"
+#include "testsupport.h"
 
 #include <QAction>
 #include <QBuffer>
@@ -109,37 +110,9 @@ void TestMainWindow::init()
 
 std::shared_ptr<sandbox::Engine> TestMainWindow::requireEngine()
 {
-    if (m_engine)
-        return m_engine;
-    auto created = sandbox::Engine::create(sandbox::BackendProfile::fromEnvironment());
-    if (!created) {
-        QTest::qFail(qPrintable(u"cannot create the engine: "_s + created.error().toString()),
-                     __FILE__, __LINE__);
-        return nullptr;
-    }
-    auto engine = *created;
-    if (auto ping = engine->ping(); !ping) {
-        QTest::qFail(qPrintable(u"Docker is not reachable at "_s +
-                                engine->runtime().endpointDisplay() +
-                                u": start it (sudo dockerd, or sudo systemctl start docker). "_s +
-                                ping.error().toString()),
-                     __FILE__, __LINE__);
-        return nullptr;
-    }
-    const auto image = sandbox::Engine::defaultImageFor(u"python"_s);
-    if (!image) {
-        QTest::qFail(qPrintable(image.error().toString()), __FILE__, __LINE__);
-        return nullptr;
-    }
-    const auto exists = engine->runtime().imageExists(*image);
-    if (!exists || !*exists) {
-        QTest::qFail(qPrintable(u"the Python sandbox image "_s + *image +
-                                u" is missing: build it with `sandbox-studio images ensure "
-                                u"python`"_s),
-                     __FILE__, __LINE__);
-        return nullptr;
-    }
-    m_engine = engine;
+    // The shared check: fails (never skips) with what to start or build.
+    if (!m_engine)
+        m_engine = sandbox::test::requireEngine(u"python"_s);
     return m_engine;
 }
 
