@@ -8,6 +8,7 @@
 #include "session/notebook.h"
 #include "session/pool.h"
 #include "session/runresultjson.h"
+#include "util/latencystats.h"
 #include "util/tarball.h"
 
 #include <QCommandLineParser>
@@ -495,27 +496,6 @@ int cmdDeps(const QStringList &args)
     return failed ? ExitEngine : 0;
 }
 
-QJsonObject stats(QList<double> ms)
-{
-    std::sort(ms.begin(), ms.end());
-    auto pct = [&](double q) {
-        if (ms.isEmpty())
-            return 0.0;
-        const qsizetype i =
-            qMin<qsizetype>(ms.size() - 1, qsizetype(q * double(ms.size() - 1) + 0.5));
-        return ms[i];
-    };
-    double sum = 0;
-    for (double v : ms)
-        sum += v;
-    return QJsonObject{{QStringLiteral("n"), ms.size()},
-                       {QStringLiteral("p50_ms"), pct(0.5)},
-                       {QStringLiteral("p90_ms"), pct(0.9)},
-                       {QStringLiteral("min_ms"), ms.isEmpty() ? 0.0 : ms.first()},
-                       {QStringLiteral("max_ms"), ms.isEmpty() ? 0.0 : ms.last()},
-                       {QStringLiteral("mean_ms"), ms.isEmpty() ? 0.0 : sum / double(ms.size())}};
-}
-
 /// bench cold: engine one-shot print(1) (create, run, remove) against `docker run --rm`.
 int cmdBench(const QStringList &args)
 {
@@ -577,7 +557,7 @@ int cmdBench(const QStringList &args)
                         {QStringLiteral("language"), language},
                         {QStringLiteral("code"), QStringLiteral("x + 1")},
                         {QStringLiteral("session_start_ms"), startMs},
-                        {QStringLiteral("cell"), stats(cellMs)},
+                        {QStringLiteral("cell"), latencyStats(cellMs)},
                         {QStringLiteral("goal_p50_ms"), 3}};
         QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Indented);
         return 0;
@@ -627,7 +607,7 @@ int cmdBench(const QStringList &args)
             }
             dockerMs << double(t.nsecsElapsed()) / 1e6;
         }
-        dockerStats = stats(dockerMs);
+        dockerStats = latencyStats(dockerMs);
     } else {
         dockerStats =
             QJsonObject{{QStringLiteral("error"), QStringLiteral("docker CLI not found")}};
@@ -635,7 +615,7 @@ int cmdBench(const QStringList &args)
     QJsonObject out{{QStringLiteral("benchmark"), QStringLiteral("cold_oneshot_print1")},
                     {QStringLiteral("image"), image},
                     {QStringLiteral("iterations"), n},
-                    {QStringLiteral("engine_oneshot_hardened"), stats(engineMs)},
+                    {QStringLiteral("engine_oneshot_hardened"), latencyStats(engineMs)},
                     {QStringLiteral("docker_run_rm"), dockerStats}};
     QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Indented);
     return 0;

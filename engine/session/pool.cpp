@@ -4,6 +4,7 @@
 #include "languages/language.h"
 #include "session/engine.h"
 #include "session/sandboxsetup.h"
+#include "util/latencystats.h"
 #include "util/tarball.h"
 
 #include <QCryptographicHash>
@@ -558,25 +559,6 @@ void SandboxPool::shutdown()
 }
 
 namespace {
-
-QJsonObject latencyStats(QList<double> ms)
-{
-    std::sort(ms.begin(), ms.end());
-    auto pct = [&](double q) {
-        return ms.isEmpty()
-                   ? 0.0
-                   : ms[qMin<qsizetype>(ms.size() - 1, qsizetype(q * double(ms.size() - 1) + 0.5))];
-    };
-    double sum = 0;
-    for (double v : ms)
-        sum += v;
-    return QJsonObject{{QStringLiteral("n"), ms.size()},
-                       {QStringLiteral("p50_ms"), pct(0.5)},
-                       {QStringLiteral("p90_ms"), pct(0.9)},
-                       {QStringLiteral("min_ms"), ms.isEmpty() ? 0.0 : ms.first()},
-                       {QStringLiteral("max_ms"), ms.isEmpty() ? 0.0 : ms.last()},
-                       {QStringLiteral("mean_ms"), ms.isEmpty() ? 0.0 : sum / double(ms.size())}};
-}
 
 double msSince(const QElapsedTimer &t)
 {
