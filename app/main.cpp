@@ -9,11 +9,14 @@
 
 #ifndef SANDBOX_STUDIO_NO_GUI
 #include "mainwindow.h"
+#include "preferencesdialog.h"
 
 #include <QApplication>
 #include <QFile>
+#include <QIcon>
 #include <QScreen>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
 #include <QTimer>
 #include <QWindow>
@@ -106,6 +109,25 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("sandbox-studio"));
     QApplication::setApplicationVersion(QStringLiteral(SANDBOX_STUDIO_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("io.sandboxstudio.SandboxStudio"));
+    {
+        QIcon icon = QIcon::fromTheme(QStringLiteral("io.sandboxstudio.SandboxStudio"));
+        if (icon.isNull())
+            for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
+                icon.addFile(QStringLiteral(":/icons/%1x%1/io.sandboxstudio.SandboxStudio.png")
+                                 .arg(size));
+        QApplication::setWindowIcon(icon);
+    }
+
+    // Language and theme before the first widget: the UI follows the locale unless
+    // Preferences ▸ General names a language; --language CODE overrides both (tests).
+    const auto settings = StudioSettings::open();
+    QString uiLanguage = settings->value(QLatin1String(StudioSettings::key::UiLanguage)).toString();
+    if (const qsizetype i = args.indexOf(QLatin1String("--language")); i >= 0)
+        uiLanguage = args.value(i + 1);
+    StudioSettings::installTranslators(&app, uiLanguage);
+    StudioSettings::applyTheme(
+        settings->value(QLatin1String(StudioSettings::key::Theme), QStringLiteral("system"))
+            .toString());
 
     QString e2eShot, e2eCode, e2eLang = QStringLiteral("python");
     for (qsizetype i = 0; i < args.size(); ++i) {
@@ -117,13 +139,31 @@ int main(int argc, char *argv[])
             e2eLang = args.value(i + 1);
     }
 
-    auto engine = sandbox::Engine::create(sandbox::BackendProfile::fromEnvironment());
+    // An endpoint set in Preferences ▸ Backend wins over the environment.
+    sandbox::BackendProfile profile = sandbox::BackendProfile::fromEnvironment();
+    if (const QString uri =
+            settings->value(QLatin1String(StudioSettings::key::BackendUri)).toString();
+        !uri.isEmpty()) {
+        profile.uri = uri;
+        profile.certPath =
+            settings->value(QLatin1String(StudioSettings::key::BackendCertPath)).toString();
+        profile.kind = profile.certPath.isEmpty() ? QStringLiteral("docker")
+                                                  : QStringLiteral("docker-tls");
+    }
+    auto engine = sandbox::Engine::create(profile);
     MainWindow window(engine ? *engine : nullptr);
     if (!engine)
         window.setEngineError(engine.error());
     window.show();
-    if (!e2eShot.isEmpty())
+    if (!e2eShot.isEmpty()) {
         scheduleE2e(window, e2eCode, e2eLang, e2eShot);
+    } else if (!settings->value(QLatin1String(StudioSettings::key::FirstRunDone)).toBool() ||
+               settings->value(QLatin1String(StudioSettings::key::ShowFirstRun)).toBool()) {
+        // The setup check, once at the first start (and at every start when asked to).
+        settings->setValue(QLatin1String(StudioSettings::key::FirstRunDone), true);
+        settings->sync();
+        QTimer::singleShot(0, &window, [&window] { window.showSetupCheck(); });
+    }
     return app.exec();
 #endif
 }
