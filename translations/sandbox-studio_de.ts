@@ -1557,6 +1557,10 @@ Kernel-Sandbox %2</translation>
         <source>Total: %1 warm, %2 busy, %3 creating, %4 unhealthy</source>
         <translation>Gesamt: %1 vorgewärmt, %2 beschäftigt, %3 im Entstehen, %4 fehlerhaft</translation>
     </message>
+    <message>
+        <source>Pooled sandboxes</source>
+        <translation>Sandboxen im Pool</translation>
+    </message>
 </context>
 <context>
     <name>PreferencesDialog</name>
