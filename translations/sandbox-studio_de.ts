@@ -435,6 +435,10 @@
         <source>Cancelling…</source>
         <translation>Wird abgebrochen …</translation>
     </message>
+    <message>
+        <source>Engine summary</source>
+        <translation>Zusammenfassung der Engines</translation>
+    </message>
 </context>
 <context>
     <name>GeneralPreferencesPage</name>

@@ -105,6 +105,7 @@ FirstRunDialog::FirstRunDialog(std::shared_ptr<Engine> engine, QWidget *parent)
                              this);
     intro->setWordWrap(true);
     m_summary->setObjectName(u"firstRunSummary"_s);
+    m_summary->setAccessibleName(tr("Engine summary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
