@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QIcon>
+#include <QMenuBar>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
@@ -64,6 +65,10 @@ void scheduleE2e(MainWindow &window, const QString &codeFile, const QString &lan
                     qPrintable(window.console()->toPlainText()));
             fprintf(stderr, "e2e: inline images %d\n",
                     int(window.console()->inlineImages().size()));
+            QStringList menus;
+            for (const QAction *action : window.menuBar()->actions())
+                menus << action->text();
+            fprintf(stderr, "e2e: menus %s\n", qPrintable(menus.join(u' ')));
             fprintf(stderr, "e2e: screenshot %s %s\n", qPrintable(screenshot),
                     saved ? "saved" : "FAILED");
             QCoreApplication::exit(saved ? 0 : 1);

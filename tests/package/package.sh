@@ -70,7 +70,8 @@ cp -a "$BASE/." "$WORK/"
 mkdir -p "$ARCHIVES/partial"
 cp "$DEB" "$WORK/tmp/pkg.deb"
 
-# 3. Install and run inside it (a private mount namespace: the mounts vanish afterwards).
+# 3. Install and run inside it, in a mount namespace of its own (the mounts vanish
+# afterwards; "unchanged" propagation because inside a chroot / is no mount point).
 cat >"$WORK/tmp/inside.sh" <<'INSIDE'
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -83,7 +84,7 @@ echo 'print(1 + 41)' | sandbox-studio run --language python - >/tmp/run.out 2>/t
 echo "run output: $(cat /tmp/run.out)"
 INSIDE
 log "installing the package with apt-get and running it in the clean root"
-unshare --mount --propagation private -- /bin/bash -c '
+unshare --mount --propagation unchanged -- /bin/bash -c '
 set -euo pipefail
 R="$1"; A="$2"
 mount -t proc proc "$R/proc"
