@@ -118,8 +118,8 @@ int main(int argc, char *argv[])
         QIcon icon = QIcon::fromTheme(QStringLiteral("io.sandboxstudio.SandboxStudio"));
         if (icon.isNull())
             for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
-                icon.addFile(QStringLiteral(":/icons/%1x%1/io.sandboxstudio.SandboxStudio.png")
-                                 .arg(size));
+                icon.addFile(
+                    QStringLiteral(":/icons/%1x%1/io.sandboxstudio.SandboxStudio.png").arg(size));
         QApplication::setWindowIcon(icon);
     }
 
@@ -152,8 +152,8 @@ int main(int argc, char *argv[])
         profile.uri = uri;
         profile.certPath =
             settings->value(QLatin1String(StudioSettings::key::BackendCertPath)).toString();
-        profile.kind = profile.certPath.isEmpty() ? QStringLiteral("docker")
-                                                  : QStringLiteral("docker-tls");
+        profile.kind =
+            profile.certPath.isEmpty() ? QStringLiteral("docker") : QStringLiteral("docker-tls");
     }
     auto engine = sandbox::Engine::create(profile);
     MainWindow window(engine ? *engine : nullptr);

@@ -579,7 +579,7 @@
     </message>
     <message>
         <source>&amp;Memory:</source>
-        <translation>&amp;Speicher:</translation>
+        <translation>Spe&amp;icher:</translation>
     </message>
     <message>
         <source>&amp;Processes:</source>
@@ -591,11 +591,11 @@
     </message>
     <message>
         <source>&amp;Output:</source>
-        <translation>&amp;Ausgabe:</translation>
+        <translation>A&amp;usgabe:</translation>
     </message>
     <message>
         <source>&amp;Libraries:</source>
-        <translation>&amp;Bibliotheken:</translation>
+        <translation>Bibli&amp;otheken:</translation>
     </message>
     <message>
         <source>&amp;Standard:</source>
@@ -626,7 +626,7 @@
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation>&amp;Ausführen</translation>
+        <translation>Aus&amp;führen</translation>
     </message>
     <message>
         <source>Run the code in a fresh sandbox (%1)</source>
@@ -770,7 +770,7 @@
     </message>
     <message>
         <source>&amp;View</source>
-        <translation>A&amp;nsicht</translation>
+        <translation>&amp;Ansicht</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -1071,7 +1071,7 @@
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation>&amp;Ausführen</translation>
+        <translation>Aus&amp;führen</translation>
     </message>
     <message>
         <source>Run the current cell and go to the next</source>
@@ -1629,7 +1629,7 @@ Kernel-Sandbox %2</translation>
     </message>
     <message>
         <source>&amp;Memory:</source>
-        <translation>&amp;Speicher:</translation>
+        <translation>Spe&amp;icher:</translation>
     </message>
     <message>
         <source>&amp;Processes:</source>
@@ -1641,7 +1641,7 @@ Kernel-Sandbox %2</translation>
     </message>
     <message>
         <source>&amp;Output:</source>
-        <translation>&amp;Ausgabe:</translation>
+        <translation>A&amp;usgabe:</translation>
     </message>
     <message>
         <source>Pool si&amp;ze per kind:</source>

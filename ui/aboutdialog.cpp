@@ -70,7 +70,7 @@ QString AboutDialog::helpHtml(const QList<QAction *> &actions)
         name.remove(u'&');
         name.remove(u"…"_s);
         rows += u"<tr><td>%1</td><td><b>%2</b></td></tr>"_s.arg(name.toHtmlEscaped(),
-                                                              texts.join(u", "_s));
+                                                                texts.join(u", "_s));
     }
     QString html = u"<h3>"_s + tr("Keyboard shortcuts") + u"</h3>"_s +
                    u"<table cellspacing=\"4\">"_s + rows + u"</table>"_s;

@@ -36,10 +36,11 @@ QString socketPath(const QString &uri)
 QString hintFor(const QString &product, bool present)
 {
     if (product == u"Podman") {
-        return present ? FirstRunDialog::tr("Start the Podman service: systemctl --user start "
-                                            "podman.socket (or sudo systemctl start podman.socket).")
-                       : FirstRunDialog::tr("Optional. Install it with: sudo apt install podman, "
-                                            "then: systemctl --user enable --now podman.socket");
+        return present
+                   ? FirstRunDialog::tr("Start the Podman service: systemctl --user start "
+                                        "podman.socket (or sudo systemctl start podman.socket).")
+                   : FirstRunDialog::tr("Optional. Install it with: sudo apt install podman, "
+                                        "then: systemctl --user enable --now podman.socket");
     }
     return present ? FirstRunDialog::tr("Start Docker: sudo systemctl start docker. If access is "
                                         "denied, join the docker group: sudo usermod -aG docker "
@@ -174,7 +175,8 @@ QList<FirstRunDialog::Candidate> FirstRunDialog::defaultCandidates()
 {
     QList<Candidate> list;
     const QString dockerHost = qEnvironmentVariable("DOCKER_HOST");
-    list.append({u"Docker"_s, dockerHost.isEmpty() ? u"unix:///var/run/docker.sock"_s : dockerHost});
+    list.append(
+        {u"Docker"_s, dockerHost.isEmpty() ? u"unix:///var/run/docker.sock"_s : dockerHost});
     const QString runtimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (!runtimeDir.isEmpty() && ::geteuid() != 0)
         list.append({u"Podman"_s, u"unix://"_s + runtimeDir + u"/podman/podman.sock"_s});
@@ -207,31 +209,32 @@ void FirstRunDialog::startDetection()
     m_engines->clear();
     m_imagesView->clear();
 
-    auto future = QtConcurrent::run([candidates = m_candidates, recipes = m_recipes,
-                                     engine = m_engine] {
-        std::shared_ptr<Engine> probed;
-        QList<Probe> probes;
-        for (const Candidate &c : candidates)
-            probes.append(probe(c, &probed));
-        QList<ImageState> images;
-        const std::shared_ptr<Engine> target = engine ? engine : probed;
-        for (const ImageRecipe &r : recipes) {
-            ImageState s{r, false, false};
-            if (target) {
-                if (auto exists = target->runtime().imageExists(r.reference())) {
-                    s.known = true;
-                    s.present = *exists;
+    auto future =
+        QtConcurrent::run([candidates = m_candidates, recipes = m_recipes, engine = m_engine] {
+            std::shared_ptr<Engine> probed;
+            QList<Probe> probes;
+            for (const Candidate &c : candidates)
+                probes.append(probe(c, &probed));
+            QList<ImageState> images;
+            const std::shared_ptr<Engine> target = engine ? engine : probed;
+            for (const ImageRecipe &r : recipes) {
+                ImageState s{r, false, false};
+                if (target) {
+                    if (auto exists = target->runtime().imageExists(r.reference())) {
+                        s.known = true;
+                        s.present = *exists;
+                    }
                 }
+                images.append(s);
             }
-            images.append(s);
-        }
-        return std::tuple{probes, images, probed};
-    });
-    future.then(this, [this](const std::tuple<QList<Probe>, QList<ImageState>,
-                                              std::shared_ptr<Engine>> &result) {
-        m_probedEngine = std::get<2>(result);
-        onProbed(std::get<0>(result), std::get<1>(result));
-    });
+            return std::tuple{probes, images, probed};
+        });
+    future.then(
+        this,
+        [this](const std::tuple<QList<Probe>, QList<ImageState>, std::shared_ptr<Engine>> &result) {
+            m_probedEngine = std::get<2>(result);
+            onProbed(std::get<0>(result), std::get<1>(result));
+        });
 }
 
 void FirstRunDialog::onProbed(const QList<Probe> &probes, const QList<ImageState> &images)

@@ -1071,17 +1071,17 @@ void MainWindow::createDesktopActions()
     m_retryAction->setShortcut(QKeySequence(Qt::Key_F5));
     m_aboutAction->setObjectName(u"aboutAction"_s);
 
-    m_openAction = new QAction(
-        themedIcon(QIcon::ThemeIcon::DocumentOpen, QStyle::SP_DialogOpenButton, this),
-        tr("&Open…"), this);
+    m_openAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::DocumentOpen, QStyle::SP_DialogOpenButton, this),
+                    tr("&Open…"), this);
     m_openAction->setObjectName(u"openAction"_s);
     m_openAction->setShortcut(QKeySequence::Open);
     m_openAction->setStatusTip(tr("Load a code file into the editor"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::openFileDialog);
 
-    m_saveAsAction = new QAction(
-        themedIcon(QIcon::ThemeIcon::DocumentSaveAs, QStyle::SP_DialogSaveButton, this),
-        tr("Save &As…"), this);
+    m_saveAsAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::DocumentSaveAs, QStyle::SP_DialogSaveButton, this),
+                    tr("Save &As…"), this);
     m_saveAsAction->setObjectName(u"saveAsAction"_s);
     m_saveAsAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence::SaveAs});
     m_saveAsAction->setStatusTip(tr("Write the editor's code to a file"));
@@ -1091,14 +1091,14 @@ void MainWindow::createDesktopActions()
         themedIcon(QIcon::ThemeIcon::DocumentProperties, QStyle::SP_FileDialogInfoView, this),
         tr("&Preferences…"), this);
     m_preferencesAction->setObjectName(u"preferencesAction"_s);
-    m_preferencesAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Comma),
-                                       QKeySequence::Preferences});
+    m_preferencesAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Comma), QKeySequence::Preferences});
     m_preferencesAction->setMenuRole(QAction::PreferencesRole);
     connect(m_preferencesAction, &QAction::triggered, this, &MainWindow::showPreferences);
 
-    m_helpAction = new QAction(
-        themedIcon(QIcon::ThemeIcon::HelpFaq, QStyle::SP_DialogHelpButton, this),
-        tr("Sandbox Studio &Help"), this);
+    m_helpAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::HelpFaq, QStyle::SP_DialogHelpButton, this),
+                    tr("Sandbox Studio &Help"), this);
     m_helpAction->setObjectName(u"helpAction"_s);
     m_helpAction->setShortcut(QKeySequence::HelpContents);
     connect(m_helpAction, &QAction::triggered, this, &MainWindow::showHelp);
@@ -1122,8 +1122,7 @@ void MainWindow::createDesktopActions()
         action->setObjectName(u"languageAction_"_s + language.id);
         if (++n <= 9)
             action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + n)));
-        connect(action, &QAction::triggered, this,
-                [this, id = language.id] { setLanguage(id); });
+        connect(action, &QAction::triggered, this, [this, id = language.id] { setLanguage(id); });
         addAction(action);
         m_languageActions.append(action);
     }
@@ -1131,10 +1130,9 @@ void MainWindow::createDesktopActions()
 
 QList<QAction *> MainWindow::shortcutActions() const
 {
-    QList<QAction *> list{m_runAction,         m_stopAction,      m_clearAction,
-                          m_notebookAction,    m_openAction,      m_saveAsAction,
-                          m_preferencesAction, m_retryAction,     m_fullScreenAction,
-                          m_helpAction,        m_quitAction};
+    QList<QAction *> list{m_runAction,        m_stopAction,   m_clearAction,       m_notebookAction,
+                          m_openAction,       m_saveAsAction, m_preferencesAction, m_retryAction,
+                          m_fullScreenAction, m_helpAction,   m_quitAction};
     list += m_notebook->runAction();
     list += m_notebook->runAllAction();
     list += m_notebook->interruptAction();
@@ -1148,9 +1146,9 @@ bool MainWindow::openFile(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        statusBar()->showMessage(tr("Could not open %1: %2")
-                                     .arg(QDir::toNativeSeparators(path), file.errorString()),
-                                 10'000);
+        statusBar()->showMessage(
+            tr("Could not open %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()),
+            10'000);
         return false;
     }
     const QString text = QString::fromUtf8(file.readAll());

@@ -119,8 +119,7 @@ void applyThemeNow(const QString &theme)
     if (!app)
         return;
     static const QString platformStyle = app->style() ? app->style()->name() : QString();
-    const bool systemDark =
-        QGuiApplication::styleHints()->colorScheme() == Qt::ColorScheme::Dark;
+    const bool systemDark = QGuiApplication::styleHints()->colorScheme() == Qt::ColorScheme::Dark;
     if (theme == u"dark" || (theme == u"system" && systemDark)) {
         // Fusion draws every control from the palette, so a dark palette looks right.
         QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
@@ -227,11 +226,10 @@ void applyTheme(const QString &theme)
     currentThemeMode() = theme.isEmpty() ? u"system"_s : theme;
     applyThemeNow(currentThemeMode());
     if (first && qobject_cast<QApplication *>(QCoreApplication::instance())) {
-        QObject::connect(QGuiApplication::styleHints(), &QStyleHints::colorSchemeChanged, qApp,
-                         [] {
-                             if (currentThemeMode() == u"system")
-                                 applyThemeNow(currentThemeMode());
-                         });
+        QObject::connect(QGuiApplication::styleHints(), &QStyleHints::colorSchemeChanged, qApp, [] {
+            if (currentThemeMode() == u"system")
+                applyThemeNow(currentThemeMode());
+        });
     }
 }
 
@@ -438,7 +436,8 @@ void SandboxPreferencesPage::load(const QSettings &settings)
 void SandboxPreferencesPage::save(QSettings &settings) const
 {
     using namespace StudioSettings;
-    settings.setValue(settingsKey(key::NanoCpus), qint64(qRound64(m_cpus->value() * 10) * 100'000'000));
+    settings.setValue(settingsKey(key::NanoCpus),
+                      qint64(qRound64(m_cpus->value() * 10) * 100'000'000));
     settings.setValue(settingsKey(key::MemoryBytes), qint64(m_memoryMiB->value()) * MiB);
     settings.setValue(settingsKey(key::Pids), qint64(m_pids->value()));
     settings.setValue(settingsKey(key::TimeoutMs), qint64(qRound64(m_timeoutS->value() * 1000)));
@@ -488,7 +487,8 @@ void BackendPreferencesPage::load(const QSettings &settings)
 {
     using namespace StudioSettings;
     m_kind->setCurrentIndex(qMax(
-        0, m_kind->findData(settings.value(settingsKey(key::BackendKind), u"docker"_s).toString())));
+        0,
+        m_kind->findData(settings.value(settingsKey(key::BackendKind), u"docker"_s).toString())));
     m_uri->setText(settings.value(settingsKey(key::BackendUri)).toString());
     m_certPath->setText(settings.value(settingsKey(key::BackendCertPath)).toString());
 }
@@ -530,8 +530,8 @@ QString PolicyPreferencesPage::title() const
 void PolicyPreferencesPage::load(const QSettings &settings)
 {
     using namespace StudioSettings;
-    m_preset->setCurrentIndex(qMax(0, m_preset->findData(settings.value(
-                                          settingsKey(key::PolicyPreset), u"standard"_s))));
+    m_preset->setCurrentIndex(
+        qMax(0, m_preset->findData(settings.value(settingsKey(key::PolicyPreset), u"standard"_s))));
 }
 
 void PolicyPreferencesPage::save(QSettings &settings) const

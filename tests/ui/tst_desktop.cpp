@@ -11,11 +11,11 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
-#include <QTabWidget>
-#include <QLabel>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -37,8 +37,7 @@ QStringList unnamedControls(QWidget *root)
         // Internal parts of composite widgets (a spin box's line edit, a scroll area's
         // viewport, a combo's popup) are named through their owner.
         if (w->focusProxy() || qobject_cast<QAbstractSpinBox *>(w->parentWidget()) ||
-            qobject_cast<QComboBox *>(w->parentWidget()) ||
-            w->objectName().startsWith(u"qt_"_s))
+            qobject_cast<QComboBox *>(w->parentWidget()) || w->objectName().startsWith(u"qt_"_s))
             continue;
         if (!w->accessibleName().isEmpty() || buddies.contains(w))
             continue;
@@ -78,9 +77,9 @@ void TestDesktop::initTestCase()
 void TestDesktop::frequentActionsHaveUniqueShortcuts()
 {
     MainWindow window(nullptr);
-    const QStringList frequent{u"runAction"_s,         u"stopAction"_s,   u"clearAction"_s,
-                               u"notebookModeAction"_s, u"openAction"_s,   u"saveAsAction"_s,
-                               u"preferencesAction"_s,  u"helpAction"_s,   u"retryAction"_s,
+    const QStringList frequent{u"runAction"_s,          u"stopAction"_s, u"clearAction"_s,
+                               u"notebookModeAction"_s, u"openAction"_s, u"saveAsAction"_s,
+                               u"preferencesAction"_s,  u"helpAction"_s, u"retryAction"_s,
                                u"fullScreenAction"_s};
     for (const QString &name : frequent) {
         auto *action = window.findChild<QAction *>(name);
@@ -129,8 +128,8 @@ void TestDesktop::controlsHaveAccessibleNames()
     for (int i = 0; i < prefs.tabs()->count(); ++i) {
         prefs.tabs()->setCurrentIndex(i);
         unnamed = unnamedControls(prefs.tabs()->widget(i));
-        QVERIFY2(unnamed.isEmpty(), qPrintable(prefs.tabs()->tabText(i) + u": "_s +
-                                               unnamed.join(u", "_s)));
+        QVERIFY2(unnamed.isEmpty(),
+                 qPrintable(prefs.tabs()->tabText(i) + u": "_s + unnamed.join(u", "_s)));
     }
     FirstRunDialog firstRun(nullptr);
     firstRun.show();

@@ -58,7 +58,8 @@ void TestFirstRun::findsTheRunningEngineAndSaysWhatIsMissing()
     const auto probes = dialog.probes();
     QCOMPARE(probes.size(), 2);
     QVERIFY2(probes[0].reachable, qPrintable(probes[0].problem));
-    QVERIFY2(probes[0].version.startsWith(u"Docker "_s) || probes[0].version.startsWith(u"Podman "_s),
+    QVERIFY2(probes[0].version.startsWith(u"Docker "_s) ||
+                 probes[0].version.startsWith(u"Podman "_s),
              qPrintable(probes[0].version));
     QVERIFY(!probes[1].present);
     QVERIFY(!probes[1].reachable);
@@ -114,7 +115,8 @@ void TestFirstRun::buildsAMissingImageWithProgress()
     // A recipe of its own, unique per run, so the image is missing and is ours to remove.
     const QByteArray json = R"({"name": "firstrun-test", "description": "first-run test",
         "suite": "trixie", "packages": ["tar"], "changes": ["WORKDIR /sandbox"],
-        "nonce": ")" + QByteArray::number(QDateTime::currentMSecsSinceEpoch()) + "\"}";
+        "nonce": ")" + QByteArray::number(QDateTime::currentMSecsSinceEpoch()) +
+                            "\"}";
     auto recipe = ImageCatalog::parse(json);
     QVERIFY_RESULT(recipe);
     const QString ref = recipe->reference();

@@ -23,9 +23,9 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStyle>
 #include <QStyleHints>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -140,8 +140,8 @@ void TestPreferences::preferencesRoundTrip()
         QStringList titles;
         for (int i = 0; i < dialog.tabs()->count(); ++i)
             titles << dialog.tabs()->tabText(i);
-        QCOMPARE(titles, (QStringList{u"General"_s, u"Sandbox"_s, u"Backend"_s, u"Policy"_s,
-                                      u"MCP"_s}));
+        QCOMPARE(titles,
+                 (QStringList{u"General"_s, u"Sandbox"_s, u"Backend"_s, u"Policy"_s, u"MCP"_s}));
         auto *language = dialog.findChild<QComboBox *>(u"uiLanguage"_s);
         auto *theme = dialog.findChild<QComboBox *>(u"theme"_s);
         auto *memory = dialog.findChild<QSpinBox *>(u"defaultMemory"_s);
@@ -178,7 +178,8 @@ void TestPreferences::preferencesRoundTrip()
     QCOMPARE(file.value(u"limits/memoryBytes"_s).toLongLong(), 1024ll << 20);
     QCOMPARE(file.value(u"limits/timeoutMs"_s).toLongLong(), 12'000);
     QCOMPARE(file.value(u"pool/maxPerKey"_s).toInt(), 3);
-    QCOMPARE(file.value(u"backend/uri"_s).toString(), u"unix:///run/user/1000/podman/podman.sock"_s);
+    QCOMPARE(file.value(u"backend/uri"_s).toString(),
+             u"unix:///run/user/1000/podman/podman.sock"_s);
     QCOMPARE(file.value(u"policy/preset"_s).toString(), u"strict"_s);
     QCOMPARE(file.value(u"mcp/enabled"_s).toBool(), true);
     QCOMPARE(file.value(u"mcp/port"_s).toInt(), 9123);
