@@ -47,6 +47,10 @@
         <source>Language-model clients reach Sandbox Studio through the Model Context Protocol. Enable the endpoint and choose its port in Preferences ▸ MCP; it listens on 127.0.0.1 only, and every run it asks for uses the same sandboxes, limits and policy as runs started here.</source>
         <translation>Sprachmodell-Clients erreichen Sandbox Studio über das Model Context Protocol. Aktivieren Sie den Endpunkt und wählen Sie seinen Port unter Einstellungen ▸ MCP; er lauscht nur auf 127.0.0.1, und jede angeforderte Ausführung nutzt dieselben Sandboxen, Grenzen und Richtlinien wie hier gestartete Ausführungen.</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>ArtifactActions</name>
@@ -939,6 +943,10 @@
     <message>
         <source>Sandbox Studio Help</source>
         <translation>Sandbox-Studio-Hilfe</translation>
+    </message>
+    <message>
+        <source>Notebook</source>
+        <translation>Notizbuch</translation>
     </message>
 </context>
 <context>

@@ -65,10 +65,18 @@ QString AboutDialog::helpHtml(const QList<QAction *> &actions)
             continue;
         QStringList texts;
         for (const QKeySequence &k : keys)
-            texts << k.toString(QKeySequence::NativeText).toHtmlEscaped();
+            if (!k.isEmpty() &&
+                !texts.contains(k.toString(QKeySequence::NativeText).toHtmlEscaped()))
+                texts << k.toString(QKeySequence::NativeText).toHtmlEscaped();
+        if (texts.isEmpty())
+            continue;
         QString name = action->text();
         name.remove(u'&');
         name.remove(u"…"_s);
+        name = name.trimmed();
+        // "Notebook: Run" for actions of a part of the window.
+        if (const QString section = action->property("helpSection").toString(); !section.isEmpty())
+            name = tr("%1: %2").arg(section, name);
         rows += u"<tr><td>%1</td><td><b>%2</b></td></tr>"_s.arg(name.toHtmlEscaped(),
                                                                 texts.join(u", "_s));
     }

@@ -30,7 +30,8 @@ public:
     QTextBrowser *aboutText() const { return m_about; }
     QTextBrowser *helpText() const { return m_help; }
 
-    /// The Help page's HTML for actions (shortcut table, CLI and MCP sections).
+    /// The Help page's HTML for actions (shortcut table, CLI and MCP sections). An action's
+    /// "helpSection" property (e.g. "Notebook") prefixes its name in the table.
     static QString helpHtml(const QList<QAction *> &actions);
 
 private:

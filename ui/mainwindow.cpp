@@ -1133,11 +1133,12 @@ QList<QAction *> MainWindow::shortcutActions() const
     QList<QAction *> list{m_runAction,        m_stopAction,   m_clearAction,       m_notebookAction,
                           m_openAction,       m_saveAsAction, m_preferencesAction, m_retryAction,
                           m_fullScreenAction, m_helpAction,   m_quitAction};
-    list += m_notebook->runAction();
-    list += m_notebook->runAllAction();
-    list += m_notebook->interruptAction();
-    list += m_notebook->restartAction();
-    list += m_notebook->addCellAction();
+    for (QAction *action :
+         {m_notebook->runAction(), m_notebook->runAllAction(), m_notebook->interruptAction(),
+          m_notebook->restartAction(), m_notebook->addCellAction()}) {
+        action->setProperty("helpSection", tr("Notebook"));
+        list += action;
+    }
     list += m_languageActions;
     return list;
 }

@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void controlsHaveAccessibleNames();
     void helpListsShortcutsCliAndMcp();
     void aboutNamesVersionAndEngine();
+    void dialogsArePhotographed();
 };
 
 void TestDesktop::initTestCase()
@@ -159,6 +161,33 @@ void TestDesktop::aboutNamesVersionAndEngine()
     QVERIFY(about.contains(QStringLiteral(SANDBOX_STUDIO_VERSION)));
     QVERIFY(about.contains(u"Docker 26.1 at unix:///var/run/docker.sock"_s));
     QVERIFY(about.contains(QString::fromLatin1(qVersion())));
+}
+
+void TestDesktop::dialogsArePhotographed()
+{
+    // Pictures of the dialogs for people reviewing the UI (test-output/dialog-*.png).
+    const QString out = QStringLiteral(SANDBOX_TEST_OUTPUT_DIR);
+    MainWindow window(nullptr);
+    QSettings settings(StudioSettings::filePath(), QSettings::IniFormat);
+    PreferencesDialog prefs(&settings);
+    prefs.show();
+    for (int i = 0; i < prefs.tabs()->count(); ++i) {
+        prefs.tabs()->setCurrentIndex(i);
+        const QString file = out + u"/dialog-preferences-%1.png"_s.arg(i);
+        QVERIFY2(prefs.grab().save(file), qPrintable(file));
+    }
+    AboutDialog help(window.shortcutActions(), u"Docker 26.1 at unix:///var/run/docker.sock"_s);
+    help.showPage(AboutDialog::Page::Help);
+    help.show();
+    QVERIFY(help.grab().save(out + u"/dialog-help.png"_s));
+    FirstRunDialog firstRun(nullptr);
+    firstRun.setCandidates({{u"Docker"_s, u"unix:///var/run/docker.sock"_s},
+                            {u"Podman"_s, u"unix:///nonexistent/podman.sock"_s}});
+    QSignalSpy done(&firstRun, &FirstRunDialog::detectionFinished);
+    firstRun.show();
+    firstRun.startDetection();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30'000);
+    QVERIFY(firstRun.grab().save(out + u"/dialog-firstrun.png"_s));
 }
 
 QTEST_MAIN(TestDesktop)
