@@ -1251,6 +1251,10 @@ Kernel-Sandbox %2</translation>
         <source>Could not write %1: %2</source>
         <translation>%1 konnte nicht geschrieben werden: %2</translation>
     </message>
+    <message>
+        <source>Notebook cells</source>
+        <translation>Notizbuchzellen</translation>
+    </message>
 </context>
 <context>
     <name>OutputConsole</name>

@@ -123,6 +123,10 @@ void TestDesktop::controlsHaveAccessibleNames()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QStringList unnamed = unnamedControls(&window);
     QVERIFY2(unnamed.isEmpty(), qPrintable(u"main window: "_s + unnamed.join(u", "_s)));
+    window.setNotebookMode(true);
+    unnamed = unnamedControls(&window);
+    QVERIFY2(unnamed.isEmpty(), qPrintable(u"notebook: "_s + unnamed.join(u", "_s)));
+    window.setNotebookMode(false);
 
     QSettings settings(StudioSettings::filePath(), QSettings::IniFormat);
     PreferencesDialog prefs(&settings);
