@@ -17,7 +17,8 @@ class QSpinBox;
 class QTabWidget;
 
 /// Where the application keeps its settings and the keys other parts share. One INI file,
-/// sandbox-studio.conf under QStandardPaths::AppConfigLocation (~/.config/sandbox-studio/).
+/// sandbox-studio.conf under QStandardPaths::AppConfigLocation
+/// (~/.config/sandbox-studio/sandbox-studio/).
 namespace StudioSettings {
 
 /// Absolute path of the settings file.

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the .deb with CPack, installs it into a clean Debian 13 root (debootstrap minbase,
 # cached) with apt-get so its Depends are resolved from the Debian mirror, then runs the
-# installed application there: --version, and a headless one-shot run on the host's dockerd
-# through the bind-mounted socket.
+# installed application there: --version, a headless one-shot run on the host's dockerd
+# through the bind-mounted socket, and the window (offscreen) running code.
 #
 #   package.sh BUILD_DIR OUT_DIR
 #
@@ -82,6 +82,13 @@ echo "version: $(sandbox-studio --version)"
 echo 'print(1 + 41)' | sandbox-studio run --language python - >/tmp/run.out 2>/tmp/run.err || {
     echo "run exit $?"; cat /tmp/run.err; exit 11; }
 echo "run output: $(cat /tmp/run.out)"
+# The window too (offscreen platform, from libqt6gui6): it runs code and photographs itself.
+echo 'print("from the window", 6 * 7)' >/tmp/window.py
+HOME=/tmp/home QT_QPA_PLATFORM=offscreen timeout 120 sandbox-studio --e2e-screenshot /tmp/window.png \
+    --e2e-code /tmp/window.py --e2e-language python >/tmp/window.log 2>&1 || {
+    echo "window exit $?"; cat /tmp/window.log; exit 12; }
+grep -q "^from the window 42" /tmp/window.log || { cat /tmp/window.log; exit 13; }
+grep "^e2e: screenshot" /tmp/window.log
 INSIDE
 log "installing the package with apt-get and running it in the clean root"
 unshare --mount --propagation unchanged -- /bin/bash -c '
@@ -99,4 +106,6 @@ status=${PIPESTATUS[0]}
 (( status == 0 )) || fail "installing or running the package in the clean root failed (status $status)"
 grep -q "^version: sandbox-studio [0-9]" "$OUT/package-install.log" || fail "sandbox-studio --version printed nothing sensible"
 grep -q "^run output: 42$" "$OUT/package-install.log" || fail "the one-shot run did not print 42"
+grep -q "^e2e: screenshot /tmp/window.png saved" "$OUT/package-install.log" ||
+    fail "the installed window did not run code and photograph itself"
 echo "PASS: $(basename "$DEB") installs into a clean Debian 13 root and runs"
