@@ -119,19 +119,29 @@ void applyThemeNow(const QString &theme)
     if (!app)
         return;
     static const QString platformStyle = app->style() ? app->style()->name() : QString();
-    const bool systemDark = QGuiApplication::styleHints()->colorScheme() == Qt::ColorScheme::Dark;
-    if (theme == u"dark" || (theme == u"system" && systemDark)) {
-        // Fusion draws every control from the palette, so a dark palette looks right.
-        QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
-        QApplication::setPalette(fusionDarkPalette());
-    } else if (theme == u"light") {
-        QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
-        QApplication::setPalette(QApplication::style()->standardPalette());
-    } else {
-        if (!platformStyle.isEmpty() && QApplication::style()->name() != platformStyle)
-            QApplication::setStyle(QStyleFactory::create(platformStyle));
-        QApplication::setPalette(QPalette()); // the platform theme's palette
+    const auto fusion = [](const QPalette &palette) {
+        // Fusion draws every control from the palette, so any palette looks right.
+        if (QApplication::style()->name().compare(u"fusion"_s, Qt::CaseInsensitive) != 0)
+            QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
+        QApplication::setPalette(palette);
+    };
+    if (theme == u"dark") {
+        fusion(fusionDarkPalette());
+        return;
     }
+    if (theme == u"light") {
+        fusion(QApplication::style()->standardPalette());
+        return;
+    }
+    // "system": the platform's style and palette; a dark scheme the platform theme does not
+    // paint (no dark palette) gets Fusion's dark palette.
+    if (!platformStyle.isEmpty() &&
+        QApplication::style()->name().compare(platformStyle, Qt::CaseInsensitive) != 0)
+        QApplication::setStyle(QStyleFactory::create(platformStyle));
+    QApplication::setPalette(QPalette());
+    if (QGuiApplication::styleHints()->colorScheme() == Qt::ColorScheme::Dark &&
+        !StudioSettings::paletteIsDark())
+        fusion(fusionDarkPalette());
 }
 
 } // namespace
