@@ -160,8 +160,8 @@ int cmdRun(const QStringList &args)
          QStringLiteral("url")},
         {QStringLiteral("no-host-ca"),
          QStringLiteral("Do not give sandboxes with network the host's CA certificates")},
-        {QStringLiteral("backend"),
-         QStringLiteral("docker (default), docker-tls or kubernetes"), QStringLiteral("kind")},
+        {QStringLiteral("backend"), QStringLiteral("docker (default), docker-tls or kubernetes"),
+         QStringLiteral("kind")},
         {QStringLiteral("kubeconfig"),
          QStringLiteral("Kubernetes: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, "
                         "in-cluster)"),
@@ -279,8 +279,8 @@ int cmdRun(const QStringList &args)
     kube.kubeconfig = p.value(QStringLiteral("kubeconfig"));
     kube.context = p.value(QStringLiteral("context"));
     kube.namespaceName = p.value(QStringLiteral("namespace"));
-    auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")),
-                             kube);
+    auto engine =
+        engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")), kube);
     if (!engine)
         return reportError(engine.error(), json);
     RunObserver obs;

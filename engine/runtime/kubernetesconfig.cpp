@@ -26,8 +26,8 @@ QString qs(const YAML::Node &n)
 /// The entry named name in list key ("clusters", "users", "contexts") of the first
 /// document that has one; its inner object ("cluster", "user", "context") and the path of
 /// the document it came from.
-std::pair<YAML::Node, QString> findNamed(const QList<Doc> &docs, const char *key,
-                                         const char *inner, const QString &name)
+std::pair<YAML::Node, QString> findNamed(const QList<Doc> &docs, const char *key, const char *inner,
+                                         const QString &name)
 {
     for (const Doc &d : docs) {
         const YAML::Node list = d.root[key];
@@ -63,9 +63,8 @@ Result<QByteArray> dataOrFile(const YAML::Node &obj, const char *dataKey, const 
         auto decoded = QByteArray::fromBase64Encoding(data.toLatin1(),
                                                       QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded || decoded.decoded.isEmpty())
-            return fail(ErrorCode::InvalidArgument,
-                        QStringLiteral("%1 in %2 is not valid base64").arg(QLatin1String(dataKey),
-                                                                          baseFile));
+            return fail(ErrorCode::InvalidArgument, QStringLiteral("%1 in %2 is not valid base64")
+                                                        .arg(QLatin1String(dataKey), baseFile));
         return decoded.decoded;
     }
     const QString file = qs(obj[fileKey]);
@@ -123,11 +122,11 @@ Result<KubernetesConnection> parseKubeconfig(const QList<std::pair<QString, QByt
             if (d.root["contexts"].IsSequence())
                 for (const YAML::Node &e : d.root["contexts"])
                     known << qs(e["name"]);
-        return fail(ErrorCode::InvalidArgument,
-                    QStringLiteral("The kubeconfig %1 has no context '%2' (contexts: %3)")
-                        .arg(sources, ctxName,
-                             known.isEmpty() ? QStringLiteral("none")
-                                             : known.join(QStringLiteral(", "))));
+        return fail(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("The kubeconfig %1 has no context '%2' (contexts: %3)")
+                .arg(sources, ctxName,
+                     known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", "))));
     }
     c.clusterName = qs(ctx["cluster"]);
     c.userName = qs(ctx["user"]);
@@ -178,14 +177,14 @@ Result<KubernetesConnection> parseKubeconfig(const QList<std::pair<QString, QByt
                                 .arg(c.userName, userFile));
             c.token = qs(user["token"]);
             if (c.token.isEmpty() && !qs(user["tokenFile"]).isEmpty()) {
-                auto t = readFileRelative(qs(user["tokenFile"]), userFile,
-                                          QStringLiteral("tokenFile"));
+                auto t =
+                    readFileRelative(qs(user["tokenFile"]), userFile, QStringLiteral("tokenFile"));
                 if (!t)
                     return std::unexpected(t.error());
                 c.token = QString::fromUtf8(t->trimmed());
             }
-            auto cert = dataOrFile(user, "client-certificate-data", "client-certificate",
-                                   userFile, QStringLiteral("client-certificate"));
+            auto cert = dataOrFile(user, "client-certificate-data", "client-certificate", userFile,
+                                   QStringLiteral("client-certificate"));
             if (!cert)
                 return std::unexpected(cert.error());
             auto key = dataOrFile(user, "client-key-data", "client-key", userFile,
@@ -219,8 +218,8 @@ Result<KubernetesConnection> inClusterConnection(const QString &dir)
                         .arg(token.fileName(), token.errorString()));
     KubernetesConnection c;
     // An IPv6 service address needs brackets in a URL.
-    c.server = QStringLiteral("https://%1:%2")
-                   .arg(host.contains(u':') ? u'[' + host + u']' : host, port);
+    c.server =
+        QStringLiteral("https://%1:%2").arg(host.contains(u':') ? u'[' + host + u']' : host, port);
     c.token = QString::fromUtf8(token.readAll().trimmed());
     QFile ca(dir + QStringLiteral("/ca.crt"));
     if (ca.open(QIODevice::ReadOnly))

@@ -17,7 +17,7 @@ struct KubernetesToleration
     QString key;
     QString op = QStringLiteral("Equal"); ///< "Equal" | "Exists"
     QString value;
-    QString effect;              ///< "" | "NoSchedule" | "PreferNoSchedule" | "NoExecute"
+    QString effect;                ///< "" | "NoSchedule" | "PreferNoSchedule" | "NoExecute"
     qint64 tolerationSeconds = -1; ///< -1 = not set
 };
 

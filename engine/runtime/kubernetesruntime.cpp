@@ -143,10 +143,11 @@ struct KubernetesRuntime::Impl
         curl_easy_setopt(c.h, CURLOPT_SSL_VERIFYPEER, conn.insecureSkipTlsVerify ? 0L : 1L);
         curl_easy_setopt(c.h, CURLOPT_SSL_VERIFYHOST, conn.insecureSkipTlsVerify ? 0L : 2L);
         if (!conn.token.isEmpty())
-            c.headers = curl_slist_append(c.headers,
-                                          QByteArray("Authorization: Bearer " + conn.token.toUtf8()).constData());
+            c.headers = curl_slist_append(
+                c.headers, QByteArray("Authorization: Bearer " + conn.token.toUtf8()).constData());
         c.headers = curl_slist_append(c.headers, "Accept: application/json");
-        c.headers = curl_slist_append(c.headers, "User-Agent: sandbox-studio/" SANDBOX_STUDIO_VERSION);
+        c.headers =
+            curl_slist_append(c.headers, "User-Agent: sandbox-studio/" SANDBOX_STUDIO_VERSION);
         c.headers = curl_slist_append(c.headers, "Expect:");
     }
 
@@ -260,16 +261,16 @@ struct KubernetesRuntime::Impl
     {
         QString message;
         QString reason;
-        const json j = json::parse(r.body.constData(), r.body.constData() + r.body.size(),
-                                   nullptr, false);
+        const json j =
+            json::parse(r.body.constData(), r.body.constData() + r.body.size(), nullptr, false);
         if (j.is_object()) {
             message = q(j, "message");
             reason = q(j, "reason");
         }
         if (message.isEmpty())
             message = QString::fromUtf8(r.body.left(300)).trimmed();
-        const QString detail = QStringLiteral("%1 -> %2 %3: %4").arg(what).arg(r.status).arg(
-            reason, message);
+        const QString detail =
+            QStringLiteral("%1 -> %2 %3: %4").arg(what).arg(r.status).arg(reason, message);
         if (r.status == 401)
             return {ErrorCode::EngineError,
                     QStringLiteral("%1 refused the credentials of user '%2' (401 Unauthorized): "
@@ -282,8 +283,8 @@ struct KubernetesRuntime::Impl
                         .arg(where(), conn.userName, conn.namespaceName, message),
                     detail};
         if (r.status == 404)
-            return {ErrorCode::NotFound, QStringLiteral("Not found on %1: %2").arg(where(), message),
-                    detail};
+            return {ErrorCode::NotFound,
+                    QStringLiteral("Not found on %1: %2").arg(where(), message), detail};
         return {ErrorCode::EngineError,
                 QStringLiteral("%1 answered %2: %3").arg(where()).arg(r.status).arg(message),
                 detail};
@@ -316,8 +317,8 @@ struct KubernetesRuntime::Impl
         const json status = pod.value("status", json::object());
         const QString phase = q(status, "phase");
         const QString name = q(pod.value("metadata", json::object()), "name");
-        const QString podWhere = QStringLiteral("pod %1 in namespace %2 on %3")
-                                     .arg(name, conn.namespaceName, where());
+        const QString podWhere =
+            QStringLiteral("pod %1 in namespace %2 on %3").arg(name, conn.namespaceName, where());
         if (status.contains("containerStatuses") && status["containerStatuses"].is_array())
             for (const json &cs : status["containerStatuses"]) {
                 const json state = cs.value("state", json::object());
@@ -363,14 +364,13 @@ struct KubernetesRuntime::Impl
                                      .arg(q(c, "message")),
                                  podWhere};
         if (phase == QLatin1String("Failed") || phase == QLatin1String("Succeeded"))
-            return Error{ErrorCode::EngineError,
-                         QStringLiteral("The sandbox pod ended (%1%2) before it was ready%3")
-                             .arg(phase,
-                                  q(status, "reason").isEmpty() ? QString()
-                                                                : u' ' + q(status, "reason"),
-                                  q(status, "message").isEmpty() ? QString()
-                                                                 : u": " + q(status, "message")),
-                         podWhere};
+            return Error{
+                ErrorCode::EngineError,
+                QStringLiteral("The sandbox pod ended (%1%2) before it was ready%3")
+                    .arg(phase,
+                         q(status, "reason").isEmpty() ? QString() : u' ' + q(status, "reason"),
+                         q(status, "message").isEmpty() ? QString() : u": " + q(status, "message")),
+                podWhere};
         if (phase == QLatin1String("Running"))
             *running = true;
         return std::nullopt;
@@ -386,8 +386,8 @@ struct KubernetesRuntime::Impl
         bool running = false;
         bool deleted = false;
         auto onLine = [&](const QByteArray &line) {
-            const json ev = json::parse(line.constData(), line.constData() + line.size(),
-                                        nullptr, false);
+            const json ev =
+                json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
             if (!ev.is_object() || !ev.contains("object"))
                 return true;
             const QString type = q(ev, "type");
@@ -418,10 +418,10 @@ struct KubernetesRuntime::Impl
             if (running)
                 return {};
             if (deleted)
-                return fail(ErrorCode::EngineError,
-                            QStringLiteral("The sandbox pod %1 was deleted while starting")
-                                .arg(name),
-                            where());
+                return fail(
+                    ErrorCode::EngineError,
+                    QStringLiteral("The sandbox pod %1 was deleted while starting").arg(name),
+                    where());
             if (!w && w.error().code != ErrorCode::Timeout)
                 return std::unexpected(w.error());
         }
@@ -471,8 +471,8 @@ struct KubernetesRuntime::Impl
                                            "on pods/%2)")
                                 .arg(where(), kind, conn.userName);
             else
-                e.message = QStringLiteral("Opening %1 on pod %2 failed: %3")
-                                .arg(kind, name, e.message);
+                e.message =
+                    QStringLiteral("Opening %1 on pod %2 failed: %3").arg(kind, name, e.message);
             return std::unexpected(e);
         }
         const QString proto = (*ws)->subprotocol();
@@ -494,8 +494,8 @@ namespace {
 /// Failure message when there is no exit code (the process did not start).
 int exitCodeFromStatus(const QByteArray &payload, QString *message)
 {
-    const json j = json::parse(payload.constData(), payload.constData() + payload.size(), nullptr,
-                               false);
+    const json j =
+        json::parse(payload.constData(), payload.constData() + payload.size(), nullptr, false);
     if (!j.is_object())
         return -1;
     if (q(j, "status") == QLatin1String("Success"))
@@ -760,13 +760,14 @@ Result<QByteArray> buildPodManifest(const SandboxSpec &spec, const KubernetesSet
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("Restricted pods do not run as root (user %1)").arg(spec.user));
     for (const VolumeMount &v : spec.volumes)
-        return fail(ErrorCode::InvalidArgument,
-                    QStringLiteral("The Kubernetes backend cannot mount %1 %2 at %3 (Docker volumes "
-                                   "and host paths do not exist in a cluster): runs that install "
-                                   "dependencies need a Docker or Podman backend")
-                        .arg(v.type == VolumeMount::Type::Volume ? QStringLiteral("volume")
-                                                                 : QStringLiteral("host path"),
-                             v.source, v.target));
+        return fail(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("The Kubernetes backend cannot mount %1 %2 at %3 (Docker volumes "
+                           "and host paths do not exist in a cluster): runs that install "
+                           "dependencies need a Docker or Podman backend")
+                .arg(v.type == VolumeMount::Type::Volume ? QStringLiteral("volume")
+                                                         : QStringLiteral("host path"),
+                     v.source, v.target));
 
     json labels = json::object();
     json annotations = json::object();
@@ -821,11 +822,11 @@ Result<QByteArray> buildPodManifest(const SandboxSpec &spec, const KubernetesSet
     json limits = json::object();
     json requests = json::object();
     const QString memLimit = !settings.memoryLimit.isEmpty() ? settings.memoryLimit
-                             : spec.memoryBytes > 0 ? QString::number(spec.memoryBytes)
-                                                    : QString();
+                             : spec.memoryBytes > 0          ? QString::number(spec.memoryBytes)
+                                                             : QString();
     const QString cpuLimit = !settings.cpuLimit.isEmpty() ? settings.cpuLimit
-                             : spec.nanoCpus > 0      ? cpuQuantity(spec.nanoCpus)
-                                                      : QString();
+                             : spec.nanoCpus > 0          ? cpuQuantity(spec.nanoCpus)
+                                                          : QString();
     if (!memLimit.isEmpty())
         limits["memory"] = s(memLimit);
     if (!cpuLimit.isEmpty())
@@ -948,9 +949,9 @@ Result<QByteArray> buildPodManifest(const SandboxSpec &spec, const KubernetesSet
                         QStringLiteral("The raw pod manifest must be an object (a Pod or a part "
                                        "of one)"));
         if (over.contains("kind") && over["kind"] != "Pod")
-            return fail(ErrorCode::InvalidArgument,
-                        QStringLiteral("The raw pod manifest is a %1, not a Pod")
-                            .arg(q(over, "kind")));
+            return fail(
+                ErrorCode::InvalidArgument,
+                QStringLiteral("The raw pod manifest is a %1, not a Pod").arg(q(over, "kind")));
         // Identity stays the engine's: the sandbox id is the pod's name.
         if (over.contains("metadata") && over["metadata"].is_object()) {
             over["metadata"].erase("name");
@@ -964,8 +965,8 @@ Result<QByteArray> buildPodManifest(const SandboxSpec &spec, const KubernetesSet
 
 // ------------------------------------------------------------------ KubernetesRuntime
 
-Result<std::shared_ptr<KubernetesRuntime>> KubernetesRuntime::create(
-    const KubernetesSettings &settings, const QString &profileName)
+Result<std::shared_ptr<KubernetesRuntime>>
+KubernetesRuntime::create(const KubernetesSettings &settings, const QString &profileName)
 {
     auto conn = resolveKubernetesConnection(settings);
     if (!conn)
@@ -1007,8 +1008,8 @@ Result<RuntimeInfo> KubernetesRuntime::ping()
         return std::unexpected(r.error());
     if (!r->ok())
         return std::unexpected(d->apiError(*r, QStringLiteral("GET /version")));
-    const json v = json::parse(r->body.constData(), r->body.constData() + r->body.size(), nullptr,
-                               false);
+    const json v =
+        json::parse(r->body.constData(), r->body.constData() + r->body.size(), nullptr, false);
     RuntimeInfo info;
     info.name = QStringLiteral("Kubernetes");
     info.version = v.is_object() ? q(v, "gitVersion") : QString();
@@ -1050,8 +1051,8 @@ Result<QString> KubernetesRuntime::create(const SandboxSpec &spec)
             e.message = QStringLiteral("Creating the sandbox pod failed: ") + e.message;
         return std::unexpected(e);
     }
-    const json created = json::parse(r->body.constData(), r->body.constData() + r->body.size(),
-                                     nullptr, false);
+    const json created =
+        json::parse(r->body.constData(), r->body.constData() + r->body.size(), nullptr, false);
     if (created.is_object() && created.contains("metadata"))
         name = q(created["metadata"], "name");
     auto running = d->waitRunning(name, spec.image);
@@ -1094,8 +1095,8 @@ Result<ExecResult> KubernetesRuntime::exec(const QString &id, const ExecSpec &sp
                            QStringLiteral("sh")} +
                argv;
     };
-    auto ws = d->openStream(QStringLiteral("exec"), id, wrapForV4 ? wrapped() : argv, stdinOn,
-                            wrapForV4);
+    auto ws =
+        d->openStream(QStringLiteral("exec"), id, wrapForV4 ? wrapped() : argv, stdinOn, wrapForV4);
     if (!ws)
         return std::unexpected(ws.error());
     const bool v5 = (*ws)->subprotocol() == QLatin1String("v5.channel.k8s.io");
@@ -1195,8 +1196,8 @@ Result<QList<SandboxInfo>> KubernetesRuntime::list(const QString &labelKey,
         return std::unexpected(r.error());
     if (!r->ok())
         return std::unexpected(d->apiError(*r, QStringLiteral("GET ") + path));
-    const json j = json::parse(r->body.constData(), r->body.constData() + r->body.size(), nullptr,
-                               false);
+    const json j =
+        json::parse(r->body.constData(), r->body.constData() + r->body.size(), nullptr, false);
     QList<SandboxInfo> out;
     if (!j.is_object() || !j.contains("items") || !j["items"].is_array())
         return fail(ErrorCode::ProtocolError, QStringLiteral("The pod list is malformed"), path);

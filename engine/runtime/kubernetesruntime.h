@@ -85,8 +85,7 @@ public:
     Result<void> pullImage(const QString &ref, std::function<void(const QString &line)> progress,
                            const CancelToken &cancel) override;
     /// Fails: a cluster has no image import; push the image to a registry.
-    Result<QString> importImage(const QString &repo, const QString &tag,
-                                const QStringList &changes,
+    Result<QString> importImage(const QString &repo, const QString &tag, const QStringList &changes,
                                 std::function<size_t(char *, size_t)> read,
                                 std::function<void(qint64 bytesSent)> progress,
                                 const CancelToken &cancel) override;

@@ -31,8 +31,8 @@ struct WebSocketChannel::State
     QString closeReasonText;
 
     QThread *thread = nullptr;
-    QObject *ctx = nullptr;        ///< lives in thread; parent of the socket
-    QWebSocket *socket = nullptr;  ///< touched only in thread
+    QObject *ctx = nullptr;       ///< lives in thread; parent of the socket
+    QWebSocket *socket = nullptr; ///< touched only in thread
     bool stopped = false;
 
     void stop()
@@ -186,9 +186,9 @@ Result<std::unique_ptr<WebSocketChannel>> WebSocketChannel::open(const WebSocket
     const QString where = options.url.toString(QUrl::RemoveQuery);
     if (!done) {
         lock.unlock();
-        return fail(ErrorCode::Timeout,
-                    QStringLiteral("The WebSocket handshake with %1 did not finish in time")
-                        .arg(where));
+        return fail(
+            ErrorCode::Timeout,
+            QStringLiteral("The WebSocket handshake with %1 did not finish in time").arg(where));
     }
     if (!st->connected) {
         const QString detail = where + QStringLiteral(": ") + st->errorString +
@@ -253,7 +253,8 @@ Result<std::optional<QByteArray>> WebSocketChannel::receive(int timeoutMs, bool 
     }
     if (m_state->closed || m_state->stopped) {
         *closed = true;
-        const bool abnormal = m_state->failed && m_state->error != QAbstractSocket::RemoteHostClosedError &&
+        const bool abnormal = m_state->failed &&
+                              m_state->error != QAbstractSocket::RemoteHostClosedError &&
                               m_state->closeCode != QWebSocketProtocol::CloseCodeNormal;
         if (abnormal)
             return fail(ErrorCode::IoError, QStringLiteral("The WebSocket connection broke"),

@@ -19,10 +19,10 @@ struct WebSocketOptions
     QUrl url;
     QList<std::pair<QByteArray, QByteArray>> headers; ///< e.g. {"Authorization", "Bearer x"}
     QStringList subprotocols;                         ///< offered in order of preference
-    QByteArray caPem;       ///< CA bundle the server must chain to; empty = system CAs
+    QByteArray caPem;         ///< CA bundle the server must chain to; empty = system CAs
     QByteArray clientCertPem; ///< mutual TLS
     QByteArray clientKeyPem;
-    bool insecure = false;  ///< skip server certificate verification
+    bool insecure = false; ///< skip server certificate verification
     int connectTimeoutMs = 15000;
 };
 

@@ -4,10 +4,9 @@
 // dockerd: kubeconfig parsing, the pod manifest, the shared cases that need no network,
 // exec over WebSocket (stdin EOF, exit codes, timeouts), the agent over pods/attach, and
 // clear errors (wrong token, unknown image, unschedulable) that leave nothing running.
-#include "testsupport.h"
-
 #include "runtime/agentchannel.h"
 #include "runtime/kubernetesruntime.h"
+#include "testsupport.h"
 #include "util/tarball.h"
 
 #include <QCryptographicHash>
@@ -77,9 +76,9 @@ void TestKubernetes::initTestCase()
                                 "(tests/fixtures/k8s-standin/standin.py): install python3");
     QVERIFY(m_state.isValid());
     m_standin.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_standin.start(python, {QStringLiteral(SANDBOX_K8S_STANDIN), QStringLiteral("--state-dir"),
-                             m_state.path(), QStringLiteral("--runtime-class"),
-                             QStringLiteral("gvisor")});
+    m_standin.start(python,
+                    {QStringLiteral(SANDBOX_K8S_STANDIN), QStringLiteral("--state-dir"),
+                     m_state.path(), QStringLiteral("--runtime-class"), QStringLiteral("gvisor")});
     QVERIFY2(m_standin.waitForStarted(10000), "the Kubernetes API stand-in did not start");
     QByteArray line;
     for (int i = 0; i < 600 && !line.contains('\n'); ++i) {
@@ -112,8 +111,8 @@ std::shared_ptr<KubernetesRuntime> TestKubernetes::runtime(const QString &contex
 
 int TestKubernetes::standinContainers()
 {
-    auto list = m_docker->runtime().list(QStringLiteral("io.sandbox-studio.k8s-standin"),
-                                         m_instance);
+    auto list =
+        m_docker->runtime().list(QStringLiteral("io.sandbox-studio.k8s-standin"), m_instance);
     return list ? int(list->size()) : -1;
 }
 
@@ -190,8 +189,8 @@ contexts:
 - name: other
   context: {cluster: dev-cluster, user: dev-user}
 )";
-    auto merged = parseKubeconfig({{QStringLiteral("/a"), second}, {QStringLiteral("/b"), yaml}},
-                                  {});
+    auto merged =
+        parseKubeconfig({{QStringLiteral("/a"), second}, {QStringLiteral("/b"), yaml}}, {});
     QVERIFY_RESULT(merged);
     QCOMPARE(merged->contextName, QStringLiteral("other"));
     QCOMPARE(merged->server, QStringLiteral("https://dev.example:6443"));
@@ -301,8 +300,8 @@ void TestKubernetes::inCluster()
 static QJsonObject manifest(const SandboxSpec &spec, const KubernetesSettings &settings,
                             QStringList *notes = nullptr)
 {
-    auto m = buildPodManifest(spec, settings, QStringLiteral("sandbox-x"), QStringLiteral("ns"),
-                              notes);
+    auto m =
+        buildPodManifest(spec, settings, QStringLiteral("sandbox-x"), QStringLiteral("ns"), notes);
     if (!m) {
         QTest::qFail(qPrintable(m.error().toString()), __FILE__, __LINE__);
         return {};
@@ -319,9 +318,9 @@ void TestKubernetes::podManifestRestricted()
     spec.memoryBytes = 256ll << 20;
     spec.nanoCpus = 500'000'000;
     spec.pidsLimit = 64;
-    spec.labels = {{QStringLiteral("io.sandbox-studio.owner"), QStringLiteral("host/1234")},
-                   {QStringLiteral("io.sandbox-studio.created"),
-                    QStringLiteral("2026-11-30T07:00:00Z")}};
+    spec.labels = {
+        {QStringLiteral("io.sandbox-studio.owner"), QStringLiteral("host/1234")},
+        {QStringLiteral("io.sandbox-studio.created"), QStringLiteral("2026-11-30T07:00:00Z")}};
     QStringList notes;
     const QJsonObject pod = manifest(spec, {}, &notes);
     const QJsonObject podSpec = pod[u"spec"].toObject();
@@ -351,8 +350,10 @@ void TestKubernetes::podManifestRestricted()
              QStringLiteral("2026-11-30T07_00_00Z"));
     QCOMPARE(pod[u"metadata"][u"annotations"][u"io.sandbox-studio.owner"].toString(),
              QStringLiteral("host/1234"));
-    QVERIFY2(notes.join(u' ').contains(QLatin1String("podPidsLimit")), qPrintable(notes.join(u' ')));
-    QVERIFY2(notes.join(u' ').contains(QLatin1String("NetworkPolicy")), qPrintable(notes.join(u' ')));
+    QVERIFY2(notes.join(u' ').contains(QLatin1String("podPidsLimit")),
+             qPrintable(notes.join(u' ')));
+    QVERIFY2(notes.join(u' ').contains(QLatin1String("NetworkPolicy")),
+             qPrintable(notes.join(u' ')));
 
     SandboxSpec root = spec;
     root.user = QStringLiteral("0:0");
@@ -486,8 +487,7 @@ void TestKubernetes::execExitCodesStdinAndTimeout()
     r = run(e, &out, &err, Deadline::in(std::chrono::seconds(60)));
     QVERIFY_RESULT(r);
     QCOMPARE(r->exitCode, 0);
-    QCOMPARE(out.left(64),
-             QCryptographicHash::hash(big, QCryptographicHash::Sha256).toHex());
+    QCOMPARE(out.left(64), QCryptographicHash::hash(big, QCryptographicHash::Sha256).toHex());
 
     // env and working directory, which pods/exec lacks, arrive through env(1) and sh.
     ExecSpec envSpec;
@@ -551,12 +551,9 @@ void TestKubernetes::agentOverAttach()
     QVERIFY_RESULT(r);
     QCOMPARE(r->exitCode, 3);
     QCOMPARE(out, QByteArray("HELLO AGENT\n"));
-    QVERIFY_RESULT((*channel)->putTar(QStringLiteral("/sandbox"),
-                                      *makeTar({{QStringLiteral("f.txt"),
-                                                 TarMember::Type::File,
-                                                 "content",
-                                                 0644,
-                                                 {}}})));
+    QVERIFY_RESULT((*channel)->putTar(
+        QStringLiteral("/sandbox"),
+        *makeTar({{QStringLiteral("f.txt"), TarMember::Type::File, "content", 0644, {}}})));
     auto back = (*channel)->getTar(QStringLiteral("/sandbox"));
     QVERIFY_RESULT(back);
     QVERIFY(back->contains("content"));
@@ -711,8 +708,8 @@ void TestKubernetes::volumesAreRefused()
     auto rt = runtime();
     QVERIFY(rt);
     SandboxSpec spec = AgentChannel::hardenedSpec(m_image);
-    spec.volumes.append({VolumeMount::Type::Volume, QStringLiteral("deps"),
-                         QStringLiteral("/deps"), true});
+    spec.volumes.append(
+        {VolumeMount::Type::Volume, QStringLiteral("deps"), QStringLiteral("/deps"), true});
     auto id = rt->create(spec);
     QVERIFY(!id);
     QVERIFY2(id.error().message.contains(QLatin1String("Docker or Podman")),
@@ -798,14 +795,14 @@ void TestKubernetes::sharedCases()
         at = found + 1;
     }
     for (const QString &want : strings(expect.value(QStringLiteral("stdout_contains"))))
-        QVERIFY2(out.contains(want), qPrintable(QStringLiteral("stdout lacks '%1'").arg(want) +
-                                                context));
+        QVERIFY2(out.contains(want),
+                 qPrintable(QStringLiteral("stdout lacks '%1'").arg(want) + context));
     for (const QString &want : strings(expect.value(QStringLiteral("stderr_contains"))))
-        QVERIFY2(err.contains(want), qPrintable(QStringLiteral("stderr lacks '%1'").arg(want) +
-                                                context));
+        QVERIFY2(err.contains(want),
+                 qPrintable(QStringLiteral("stderr lacks '%1'").arg(want) + context));
     for (const QString &bad : strings(expect.value(QStringLiteral("stdout_not_contains"))))
-        QVERIFY2(!out.contains(bad), qPrintable(QStringLiteral("stdout has '%1'").arg(bad) +
-                                                context));
+        QVERIFY2(!out.contains(bad),
+                 qPrintable(QStringLiteral("stdout has '%1'").arg(bad) + context));
     const QJsonObject artifactsMin = expect.value(QStringLiteral("artifacts_min")).toObject();
     for (auto it = artifactsMin.begin(); it != artifactsMin.end(); ++it) {
         int count = 0;
@@ -822,8 +819,8 @@ void TestKubernetes::sharedCases()
         for (const Artifact &a : r.artifacts)
             if (a.name == it.key())
                 found = &a;
-        QVERIFY2(found, qPrintable(QStringLiteral("file %1 not brought back").arg(it.key()) +
-                                   context));
+        QVERIFY2(found,
+                 qPrintable(QStringLiteral("file %1 not brought back").arg(it.key()) + context));
         QCOMPARE(QString::fromUtf8(found->data), it.value().toString());
     }
     QCOMPARE(podsLeft(), 0);
