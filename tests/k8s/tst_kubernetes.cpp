@@ -45,6 +45,8 @@ private Q_SLOTS:
     void unschedulableIsClear();
     void activeDeadlineEndsPod();
     void volumesAreRefused();
+    void unreachableAndWrongCa();
+    void v4OnlyServer();
     void sharedCases_data();
     void sharedCases();
     void cleanupTestCase();
@@ -63,6 +65,41 @@ private:
     std::shared_ptr<Engine> m_docker;
 };
 
+/// Starts the stand-in with its state in dir; returns its ready line (empty on failure,
+/// with the test failed).
+static QJsonObject startStandin(QProcess &process, const QString &dir, const QStringList &extra)
+{
+    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (python.isEmpty()) {
+        QTest::qFail("python3 is required to run the Kubernetes API stand-in "
+                     "(tests/fixtures/k8s-standin/standin.py): install python3",
+                     __FILE__, __LINE__);
+        return {};
+    }
+    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    process.start(python, QStringList{QStringLiteral(SANDBOX_K8S_STANDIN),
+                                      QStringLiteral("--state-dir"), dir} +
+                              extra);
+    if (!process.waitForStarted(10000)) {
+        QTest::qFail("the Kubernetes API stand-in did not start", __FILE__, __LINE__);
+        return {};
+    }
+    QByteArray line;
+    for (int i = 0; i < 600 && !line.contains('\n'); ++i) {
+        if (process.state() == QProcess::NotRunning)
+            break;
+        process.waitForReadyRead(100);
+        line += process.readAllStandardOutput();
+    }
+    const QJsonObject ready = QJsonDocument::fromJson(line).object();
+    if (ready.isEmpty())
+        QTest::qFail(qPrintable(QStringLiteral("the Kubernetes API stand-in did not come up "
+                                               "(exit %1); see its messages above")
+                                    .arg(process.exitCode())),
+                     __FILE__, __LINE__);
+    return ready;
+}
+
 void TestKubernetes::initTestCase()
 {
     m_docker = test::requireEngine(QStringLiteral("python"));
@@ -71,27 +108,11 @@ void TestKubernetes::initTestCase()
     QVERIFY_RESULT(image);
     m_image = *image;
 
-    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    QVERIFY2(!python.isEmpty(), "python3 is required to run the Kubernetes API stand-in "
-                                "(tests/fixtures/k8s-standin/standin.py): install python3");
     QVERIFY(m_state.isValid());
-    m_standin.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_standin.start(python,
-                    {QStringLiteral(SANDBOX_K8S_STANDIN), QStringLiteral("--state-dir"),
-                     m_state.path(), QStringLiteral("--runtime-class"), QStringLiteral("gvisor")});
-    QVERIFY2(m_standin.waitForStarted(10000), "the Kubernetes API stand-in did not start");
-    QByteArray line;
-    for (int i = 0; i < 600 && !line.contains('\n'); ++i) {
-        if (m_standin.state() == QProcess::NotRunning)
-            break;
-        m_standin.waitForReadyRead(100);
-        line += m_standin.readAllStandardOutput();
-    }
-    const QJsonObject ready = QJsonDocument::fromJson(line).object();
-    QVERIFY2(!ready.isEmpty(),
-             qPrintable(QStringLiteral("the Kubernetes API stand-in did not come up (exit %1); "
-                                       "see its messages above")
-                            .arg(m_standin.exitCode())));
+    const QJsonObject ready =
+        startStandin(m_standin, m_state.path(),
+                     {QStringLiteral("--runtime-class"), QStringLiteral("gvisor")});
+    QVERIFY(!ready.isEmpty());
     m_kubeconfig = ready.value(QStringLiteral("kubeconfig")).toString();
     m_instance = ready.value(QStringLiteral("instance")).toString();
 }
@@ -717,6 +738,82 @@ void TestKubernetes::volumesAreRefused()
     auto commit = rt->commit(QStringLiteral("x"), QStringLiteral("r"), QStringLiteral("t"));
     QVERIFY(!commit);
     QVERIFY(commit.error().message.contains(QLatin1String("cannot commit")));
+}
+
+void TestKubernetes::unreachableAndWrongCa()
+{
+    auto good = runtime();
+    QVERIFY(good);
+    KubernetesConnection c = good->connection();
+    c.server = QStringLiteral("https://127.0.0.1:1");
+    KubernetesRuntime down(c, {}, QStringLiteral("Lab cluster"));
+    auto ping = down.ping();
+    QVERIFY(!ping);
+    QCOMPARE(ping.error().code, ErrorCode::EngineUnreachable);
+    QVERIFY2(ping.error().message.contains(QLatin1String("https://127.0.0.1:1")) &&
+                 ping.error().message.contains(QLatin1String("Lab cluster")),
+             qPrintable(ping.error().message));
+
+    // A CA that did not sign the server: refused, never "insecure" by accident.
+    KubernetesConnection wrongCa = good->connection();
+    QFile otherCa(QStringLiteral("/etc/ssl/certs/ca-certificates.crt"));
+    QVERIFY(otherCa.open(QIODevice::ReadOnly));
+    wrongCa.caPem = otherCa.read(1 << 20).left(4000);
+    wrongCa.caPem = wrongCa.caPem.left(wrongCa.caPem.indexOf("-----END CERTIFICATE-----") + 26);
+    KubernetesRuntime untrusted(wrongCa, {}, {});
+    ping = untrusted.ping();
+    QVERIFY(!ping);
+    QCOMPARE(ping.error().code, ErrorCode::TlsError);
+    // The same over WebSocket (exec) for an existing pod.
+    SandboxSpec spec = AgentChannel::hardenedSpec(m_image);
+    spec.command = {QStringLiteral("sleep"), QStringLiteral("infinity")};
+    auto id = good->create(spec);
+    QVERIFY_RESULT(id);
+    auto guard = qScopeGuard([&] { good->remove(*id); });
+    ExecSpec e;
+    e.argv = {QStringLiteral("true")};
+    auto r = untrusted.exec(*id, e, {}, {}, Deadline::in(std::chrono::seconds(20)));
+    QVERIFY(!r);
+    QCOMPARE(r.error().code, ErrorCode::TlsError);
+}
+
+void TestKubernetes::v4OnlyServer()
+{
+    // An API server before 1.30 offers v4.channel.k8s.io only: no stdin close frame, so
+    // stdin is cut at its length inside the sandbox; everything else is the same.
+    QTemporaryDir dir;
+    QProcess process;
+    const QJsonObject ready = startStandin(
+        process, dir.path(), {QStringLiteral("--protocols"), QStringLiteral("v4.channel.k8s.io")});
+    QVERIFY(!ready.isEmpty());
+    auto stop = qScopeGuard([&] {
+        process.terminate();
+        process.waitForFinished(30000);
+    });
+    BackendProfile profile;
+    profile.kind = QStringLiteral("kubernetes");
+    profile.kubernetes.kubeconfig = ready.value(QStringLiteral("kubeconfig")).toString();
+    auto engine = Engine::create(profile);
+    QVERIFY_RESULT(engine);
+    RunRequest req;
+    req.language = QStringLiteral("python");
+    req.code = QStringLiteral("print(open('in.txt').read().upper(), end='')\n"
+                              "open('output/o.txt', 'w').write('written')");
+    req.files.append({QStringLiteral("in.txt"), QByteArray("through v4\n")});
+    auto result = (*engine)->runBlocking(req);
+    QVERIFY_RESULT(result);
+    QCOMPARE(result->exitCode, 0);
+    QCOMPARE(result->stdoutData, QByteArray("THROUGH V4\n"));
+    bool found = false;
+    for (const Artifact &a : result->artifacts)
+        found = found || (a.name == QLatin1String("output/o.txt") && a.data == "written");
+    QVERIFY(found);
+    QFile log(dir.filePath(QStringLiteral("streams.log")));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QByteArray streams = log.readAll();
+    QVERIFY2(streams.contains("\"protocol\": \"v4.channel.k8s.io\"") &&
+                 !streams.contains("v5.channel.k8s.io\", \"offered"),
+             streams.constData());
 }
 
 // ------------------------------------------------------------------ shared cases
