@@ -124,6 +124,21 @@ grep -q 'pods "no-such-pod" not found' "$WORK/err404" || fail "NotFound not repo
 K delete pod "$POD" "log-$$" || fail "kubectl delete failed"
 K get pods -o name | grep -q . && fail "pods left after delete: $(K get pods -o name)"
 
+# The command line on the same stand-in: --backend kubernetes with --kubeconfig/--context.
+OUT="$(echo 'import sys; print("from a pod"); sys.exit(3)' |
+    timeout 120 "$STUDIO" run --backend kubernetes --kubeconfig "$KUBECONFIG" --context standin \
+        --namespace default --language python - 2>"$WORK/cli.err")"
+RC=$?
+[[ $RC -eq 3 && "$OUT" == "from a pod" ]] ||
+    fail "sandbox-studio run --backend kubernetes: exit $RC, output '$OUT' ($(cat "$WORK/cli.err"))"
+echo 'print(1)' | timeout 60 "$STUDIO" run --backend kubernetes --kubeconfig "$KUBECONFIG" \
+    --context standin-wrong-token --language python - >/dev/null 2>"$WORK/cli401.err"
+RC=$?
+[[ $RC -eq 125 ]] || fail "a wrong token: sandbox-studio exited $RC, expected 125"
+grep -q "401" "$WORK/cli401.err" && grep -q "standin-wrong-token" "$WORK/cli401.err" ||
+    fail "a wrong token: unclear message: $(cat "$WORK/cli401.err")"
+K get pods -o name | grep -q . && fail "pods left after CLI runs: $(K get pods -o name)"
+
 # Nothing of the stand-in's is left running on the engine.
 INSTANCE="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["instance"])' "$STATE/ready.line")"
 LEFT="$(python3 - "$INSTANCE" <<'EOF'
@@ -138,4 +153,4 @@ print(len(json.loads(c.getresponse().read())))
 EOF
 )"
 [[ "$LEFT" == 0 ]] || fail "$LEFT containers of deleted pods are still there"
-echo "PASS: kubectl run, get -o json, exec -i, exit 42, cp both ways, logs, 401, 404, delete"
+echo "PASS: kubectl run, get -o json, exec -i (v5), exit 42, cp both ways, logs, 401, 404, delete; sandbox-studio run --backend kubernetes"
