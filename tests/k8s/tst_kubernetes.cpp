@@ -6,6 +6,8 @@
 // clear errors (wrong token, unknown image, unschedulable) that leave nothing running.
 #include "runtime/agentchannel.h"
 #include "runtime/kubernetesruntime.h"
+#include "session/notebook.h"
+#include "session/pool.h"
 #include "testsupport.h"
 #include "util/tarball.h"
 
@@ -46,6 +48,8 @@ private Q_SLOTS:
     void activeDeadlineEndsPod();
     void volumesAreRefused();
     void unreachableAndWrongCa();
+    void notebookSession();
+    void pooledRuns();
     void v4OnlyServer();
     void sharedCases_data();
     void sharedCases();
@@ -775,6 +779,58 @@ void TestKubernetes::unreachableAndWrongCa()
     auto r = untrusted.exec(*id, e, {}, {}, Deadline::in(std::chrono::seconds(20)));
     QVERIFY(!r);
     QCOMPARE(r.error().code, ErrorCode::TlsError);
+}
+
+void TestKubernetes::notebookSession()
+{
+    // The kernel runs under the agent, placed over pods/attach.
+    qputenv("SANDBOX_AGENT_PATH", SANDBOX_AGENT_BINARY);
+    auto rt = runtime();
+    QVERIFY(rt);
+    auto session = NotebookSession::start(rt, QStringLiteral("python"));
+    QVERIFY_RESULT(session);
+    QCOMPARE((*session)->transport(), QStringLiteral("agent"));
+    auto a = (*session)->execute(QStringLiteral("x = 20\nprint('set')"));
+    QVERIFY_RESULT(a);
+    QCOMPARE(a->streamText(QStringLiteral("stdout")), QStringLiteral("set\n"));
+    auto b = (*session)->execute(QStringLiteral("x + 22"));
+    QVERIFY_RESULT(b);
+    QCOMPARE(b->resultText(), QStringLiteral("42"));
+    auto c = (*session)->execute(QStringLiteral("1/0"));
+    QVERIFY_RESULT(c);
+    QCOMPARE(c->status, QStringLiteral("error"));
+    (*session)->close();
+    QCOMPARE(podsLeft(), 0);
+}
+
+void TestKubernetes::pooledRuns()
+{
+    auto rt = runtime();
+    QVERIFY(rt);
+    PoolOptions options;
+    options.agentPath = QStringLiteral(SANDBOX_AGENT_BINARY);
+    options.minWarm = 1;
+    options.maxSize = 2;
+    auto pool = SandboxPool::create(rt, options);
+    Engine engine(rt);
+    engine.setPool(pool);
+    for (int i = 0; i < 3; ++i) {
+        RunRequest req;
+        req.language = QStringLiteral("python");
+        req.code = QStringLiteral("import os\nprint(len(os.listdir('.')), %1)").arg(i);
+        QStringList statuses;
+        RunObserver obs;
+        obs.onStatus = [&](const QString &st) { statuses << st; };
+        auto r = engine.runBlocking(req, obs);
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->exitCode, 0);
+        QVERIFY2(statuses.contains(QStringLiteral("borrowing a warm sandbox")),
+                 qPrintable(statuses.join(u',')));
+        QVERIFY2(r->stdoutData.endsWith(QByteArray(QByteArray::number(i) + '\n')),
+                 r->stdoutData.constData());
+    }
+    pool->shutdown();
+    QTRY_COMPARE_WITH_TIMEOUT(podsLeft(), 0, 30000);
 }
 
 void TestKubernetes::v4OnlyServer()
