@@ -76,6 +76,8 @@ assert pod["spec"]["containers"][0]["image"] == sys.argv[3]
 assert pod["metadata"]["labels"]["suite"] == "fidelity"
 EOF
 K get pods -l suite=fidelity -o name | grep -qx "pod/$POD" || fail "label selector list did not find the pod"
+# Human output: kubectl asks for a server-side Table.
+K get pods | grep -Eq "^$POD +1/1 +Running +0 " || fail "kubectl get pods table: $(K get pods)"
 
 # exec with stdin (v5 closes stdin with its close frame: cat ends), stdout and stderr apart.
 OUT="$(printf 'line one\nline two\n' | K exec -i "$POD" -- sh -c 'cat; echo to-stderr >&2' 2>"$WORK/err")" ||
