@@ -310,6 +310,45 @@ struct KubernetesRuntime::Impl
         return std::unexpected(apiError(*r, QStringLiteral("DELETE ") + podPath(name)));
     }
 
+    std::mutex policyMutex;
+    bool policyEnsured = false;
+
+    /// The namespace's deny-all NetworkPolicy for pods labelled network=none (created once).
+    Result<void> ensureDenyAllPolicy()
+    {
+        std::lock_guard lock(policyMutex);
+        if (policyEnsured)
+            return {};
+        const QString base =
+            QStringLiteral("/apis/networking.k8s.io/v1/namespaces/%1/networkpolicies")
+                .arg(QString::fromLatin1(QUrl::toPercentEncoding(conn.namespaceName)));
+        const json policy = {
+            {"apiVersion", "networking.k8s.io/v1"},
+            {"kind", "NetworkPolicy"},
+            {"metadata",
+             {{"name", kubernetesDenyAllPolicy},
+              {"labels", {{"app.kubernetes.io/managed-by", "sandbox-studio"}}}}},
+            {"spec",
+             {{"podSelector", {{"matchLabels", {{kubernetesNetworkLabel, "none"}}}}},
+              {"policyTypes", json::array({"Ingress", "Egress"})}}}};
+        const std::string body = policy.dump();
+        auto r = request("POST", base, QByteArray(body.data(), qsizetype(body.size())));
+        if (!r)
+            return std::unexpected(r.error());
+        if (r->ok() || r->status == 409) { // 409: it exists already
+            policyEnsured = true;
+            return {};
+        }
+        Error e = apiError(*r, QStringLiteral("POST ") + base);
+        e.message = QStringLiteral("A sandbox without network needs the NetworkPolicy %1 in "
+                                   "namespace %2, which could not be created (%3). Create it "
+                                   "once (podSelector %4=none, policyTypes Ingress and Egress, "
+                                   "no rules) or grant create on networkpolicies")
+                        .arg(QLatin1String(kubernetesDenyAllPolicy), conn.namespaceName, e.message,
+                             QLatin1String(kubernetesNetworkLabel));
+        return std::unexpected(e);
+    }
+
     /// Why a pod cannot come up, from its status; empty when it still may.
     std::optional<Error> podProblem(const json &pod, const QString &image, bool *running) const
     {
@@ -873,11 +912,15 @@ Result<QByteArray> buildPodManifest(const SandboxSpec &spec, const KubernetesSet
     };
     if (settings.activeDeadlineSeconds > 0)
         podSpec["activeDeadlineSeconds"] = settings.activeDeadlineSeconds;
-    if (spec.network == NetworkMode::Host)
+    if (spec.network == NetworkMode::Host) {
         podSpec["hostNetwork"] = true;
-    else if (spec.network == NetworkMode::None)
-        note(QStringLiteral("Kubernetes has no network-off mode for a pod: the sandbox has no "
-                            "network only where a NetworkPolicy denies egress"));
+    } else if (spec.network == NetworkMode::None) {
+        // No network-off mode for a pod: the label selects it for the deny-all policy.
+        labels[kubernetesNetworkLabel] = "none";
+        note(QStringLiteral("network off on Kubernetes is the NetworkPolicy %1, enforced where "
+                            "the cluster's network plugin enforces policies")
+                 .arg(QLatin1String(kubernetesDenyAllPolicy)));
+    }
     if (spec.pidsLimit > 0)
         note(QStringLiteral("the process limit is the cluster's (kubelet podPidsLimit); a pod "
                             "cannot set it"));
@@ -1039,6 +1082,10 @@ Result<QString> KubernetesRuntime::create(const SandboxSpec &spec)
     auto manifest = buildPodManifest(spec, d->settings, name, d->conn.namespaceName, &notes);
     if (!manifest)
         return std::unexpected(manifest.error());
+    // Network off is a policy, not a pod field: fail closed when it cannot be in place.
+    if (spec.network == NetworkMode::None)
+        if (auto p = d->ensureDenyAllPolicy(); !p)
+            return std::unexpected(p.error());
     for (const QString &n : std::as_const(notes))
         qCDebug(lcKube).noquote() << n;
     const QString path = d->podPath() + QStringLiteral("?fieldManager=sandbox-studio");

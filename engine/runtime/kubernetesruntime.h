@@ -11,6 +11,11 @@
 
 namespace sandbox {
 
+/// Label that selects pods for the deny-all NetworkPolicy (value "none").
+inline constexpr auto kubernetesNetworkLabel = "io.sandbox-studio.network";
+/// Name of the NetworkPolicy that denies all ingress and egress of sandboxes without network.
+inline constexpr auto kubernetesDenyAllPolicy = "sandbox-studio-deny-all";
+
 /// Builds the pod manifest (JSON) for one sandbox: the restricted security context of
 /// PROTOCOLS.md "Kubernetes" (runAsNonRoot, no privilege escalation, read-only root, all
 /// capabilities dropped, RuntimeDefault seccomp, no service-account token, restartPolicy
@@ -19,8 +24,9 @@ namespace sandbox {
 /// ephemeral storage, runtimeClassName, nodeSelector, tolerations, service account, image
 /// pull secrets, labels and annotations, activeDeadlineSeconds; then settings.rawManifest
 /// merged over it. spec.labels go in as labels (values made valid label values) and,
-/// verbatim, as annotations. spec.pidsLimit has no pod field (a kubelet setting) and
-/// NetworkMode::None has no pod equivalent (use a NetworkPolicy): both are noted in *notes.
+/// verbatim, as annotations. spec.pidsLimit has no pod field (a kubelet setting): noted in
+/// *notes. NetworkMode::None has no pod field either: the pod gets kubernetesNetworkLabel=none,
+/// which the deny-all NetworkPolicy selects (KubernetesRuntime::create ensures it), noted too.
 /// Errors: InvalidArgument (root user, Docker volumes or bind mounts, bad raw manifest).
 Result<QByteArray> buildPodManifest(const SandboxSpec &spec, const KubernetesSettings &settings,
                                     const QString &podName, const QString &namespaceName,
@@ -61,7 +67,9 @@ public:
     /// Always true: the cluster's nodes pull images themselves; a missing image shows up
     /// in create() as ImageMissing.
     Result<bool> imageExists(const QString &ref) override;
-    /// Creates the pod and waits until it is Running. Errors: ImageMissing
+    /// Creates the pod and waits until it is Running. Without network, first makes sure the
+    /// namespace has the deny-all NetworkPolicy (kubernetesDenyAllPolicy) and fails closed
+    /// when it cannot be created (403: the message says what to create). Errors: ImageMissing
     /// (ErrImagePull/ImagePullBackOff), EngineError (Unschedulable, configuration errors,
     /// admission refusals, 401/403), Timeout (startTimeoutSeconds), InvalidArgument.
     Result<QString> create(const SandboxSpec &spec) override;

@@ -133,6 +133,15 @@ OUT="$(echo 'import sys; print("from a pod"); sys.exit(3)' |
 RC=$?
 [[ $RC -eq 3 && "$OUT" == "from a pod" ]] ||
     fail "sandbox-studio run --backend kubernetes: exit $RC, output '$OUT' ($(cat "$WORK/cli.err"))"
+# Network off: the run put the deny-all NetworkPolicy in place and labelled its pod for it.
+K get networkpolicy sandbox-studio-deny-all -o json >"$WORK/netpol.json" ||
+    fail "no deny-all NetworkPolicy after a run without network"
+python3 - "$WORK/netpol.json" <<'EOF' || fail "the deny-all NetworkPolicy is not deny-all: $(cat "$WORK/netpol.json")"
+import json, sys
+p = json.load(open(sys.argv[1]))["spec"]
+assert p["podSelector"]["matchLabels"] == {"io.sandbox-studio.network": "none"}, p
+assert sorted(p["policyTypes"]) == ["Egress", "Ingress"] and not p.get("ingress") and not p.get("egress"), p
+EOF
 echo 'print(1)' | timeout 60 "$STUDIO" run --backend kubernetes --kubeconfig "$KUBECONFIG" \
     --context standin-wrong-token --language python - >/dev/null 2>"$WORK/cli401.err"
 RC=$?

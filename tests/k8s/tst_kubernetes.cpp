@@ -113,9 +113,8 @@ void TestKubernetes::initTestCase()
     m_image = *image;
 
     QVERIFY(m_state.isValid());
-    const QJsonObject ready =
-        startStandin(m_standin, m_state.path(),
-                     {QStringLiteral("--runtime-class"), QStringLiteral("gvisor")});
+    const QJsonObject ready = startStandin(
+        m_standin, m_state.path(), {QStringLiteral("--runtime-class"), QStringLiteral("gvisor")});
     QVERIFY(!ready.isEmpty());
     m_kubeconfig = ready.value(QStringLiteral("kubeconfig")).toString();
     m_instance = ready.value(QStringLiteral("instance")).toString();
@@ -379,6 +378,8 @@ void TestKubernetes::podManifestRestricted()
              qPrintable(notes.join(u' ')));
     QVERIFY2(notes.join(u' ').contains(QLatin1String("NetworkPolicy")),
              qPrintable(notes.join(u' ')));
+    QCOMPARE(pod[u"metadata"][u"labels"][u"io.sandbox-studio.network"].toString(),
+             QStringLiteral("none"));
 
     SandboxSpec root = spec;
     root.user = QStringLiteral("0:0");
@@ -839,8 +840,10 @@ void TestKubernetes::v4OnlyServer()
     // stdin is cut at its length inside the sandbox; everything else is the same.
     QTemporaryDir dir;
     QProcess process;
-    const QJsonObject ready = startStandin(
-        process, dir.path(), {QStringLiteral("--protocols"), QStringLiteral("v4.channel.k8s.io")});
+    const QJsonObject ready =
+        startStandin(process, dir.path(),
+                     {QStringLiteral("--protocols"), QStringLiteral("v4.channel.k8s.io"),
+                      QStringLiteral("--forbid-networkpolicies")});
     QVERIFY(!ready.isEmpty());
     auto stop = qScopeGuard([&] {
         process.terminate();
@@ -856,6 +859,18 @@ void TestKubernetes::v4OnlyServer()
     req.code = QStringLiteral("print(open('in.txt').read().upper(), end='')\n"
                               "open('output/o.txt', 'w').write('written')");
     req.files.append({QStringLiteral("in.txt"), QByteArray("through v4\n")});
+    // This user may not create NetworkPolicies: network off cannot be in place, so the run
+    // is refused (fail closed) with what to create, and no pod is made.
+    auto closed = (*engine)->runBlocking(req);
+    QVERIFY(!closed);
+    QVERIFY2(closed.error().message.contains(QLatin1String("sandbox-studio-deny-all")) &&
+                 closed.error().message.contains(QLatin1String("forbids")),
+             qPrintable(closed.error().toString()));
+    auto pods = (*engine)->runtime().list(QLatin1String(labels::Owner), ownerLabel());
+    QVERIFY_RESULT(pods);
+    QCOMPARE(pods->size(), 0);
+    // The pod network (the stand-in still gives the container network none).
+    req.network = NetworkMode::Bridge;
     auto result = (*engine)->runBlocking(req);
     QVERIFY_RESULT(result);
     QCOMPARE(result->exitCode, 0);
