@@ -43,6 +43,9 @@ struct KubernetesSettings
     QString serviceAccountName;
     QStringList imagePullSecrets;
     QString imagePullPolicy = QStringLiteral("IfNotPresent");
+    /// Prefix for image references ("registry.example.com/team"): the cluster pulls
+    /// "<prefix>/sandbox-studio/python:r..." where the local engine has the bare name.
+    QString imageRegistry;
     QMap<QString, QString> labels;      ///< added to every pod
     QMap<QString, QString> annotations; ///< added to every pod
     /// A pod manifest (JSON or YAML) merged over the generated one: objects merge key by

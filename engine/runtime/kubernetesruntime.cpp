@@ -755,6 +755,15 @@ void mergeOver(json &base, const json &over, const std::string &key = {})
     }
 }
 
+/// The reference the cluster pulls: settings.imageRegistry + '/' + image.
+QString clusterImage(const QString &image, const KubernetesSettings &settings)
+{
+    QString prefix = settings.imageRegistry;
+    while (prefix.endsWith(u'/'))
+        prefix.chop(1);
+    return prefix.isEmpty() ? image : prefix + u'/' + image;
+}
+
 /// "500m" style CPU quantity from nano-CPUs.
 QString cpuQuantity(qint64 nanoCpus)
 {
@@ -820,10 +829,11 @@ Result<QByteArray> buildPodManifest(const SandboxSpec &spec, const KubernetesSet
     for (auto it = settings.annotations.cbegin(); it != settings.annotations.cend(); ++it)
         annotations[s(it.key())] = s(it.value());
 
+    const QString image = clusterImage(spec.image, settings);
     json seccomp = {{"type", "RuntimeDefault"}};
     json container = {
         {"name", ContainerName},
-        {"image", s(spec.image)},
+        {"image", s(image)},
         {"imagePullPolicy", s(settings.imagePullPolicy.isEmpty() ? QStringLiteral("IfNotPresent")
                                                                  : settings.imagePullPolicy)},
         {"securityContext",
@@ -1102,7 +1112,7 @@ Result<QString> KubernetesRuntime::create(const SandboxSpec &spec)
         json::parse(r->body.constData(), r->body.constData() + r->body.size(), nullptr, false);
     if (created.is_object() && created.contains("metadata"))
         name = q(created["metadata"], "name");
-    auto running = d->waitRunning(name, spec.image);
+    auto running = d->waitRunning(name, clusterImage(spec.image, d->settings));
     if (!running) {
         // Nothing stays behind when the pod cannot start.
         if (auto del = d->deletePod(name); !del)

@@ -404,6 +404,7 @@ void TestKubernetes::podManifestSettingsAndRawMerge()
                       QStringLiteral("sandbox"), QStringLiteral("NoSchedule"), -1}};
     s.serviceAccountName = QStringLiteral("runner");
     s.imagePullSecrets = {QStringLiteral("regcred")};
+    s.imageRegistry = QStringLiteral("registry.example.com/team/");
     s.labels = {{QStringLiteral("team"), QStringLiteral("data")}};
     s.annotations = {{QStringLiteral("note"), QStringLiteral("any text: ok")}};
     s.rawManifest = QStringLiteral(R"(
@@ -432,6 +433,8 @@ spec:
     QCOMPARE(sp[u"tolerations"][0][u"effect"].toString(), QStringLiteral("NoSchedule"));
     QCOMPARE(sp[u"serviceAccountName"].toString(), QStringLiteral("runner"));
     QCOMPARE(sp[u"imagePullSecrets"][0][u"name"].toString(), QStringLiteral("regcred"));
+    QCOMPARE(sp[u"containers"][0][u"image"].toString(),
+             QStringLiteral("registry.example.com/team/img:1"));
     QCOMPARE(sp[u"priorityClassName"].toString(), QStringLiteral("low"));
     QCOMPARE(sp[u"activeDeadlineSeconds"].toInt(), 60);
     QVERIFY(!sp.contains(u"enableServiceLinks"));
