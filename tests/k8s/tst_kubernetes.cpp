@@ -50,6 +50,7 @@ private Q_SLOTS:
     void unreachableAndWrongCa();
     void notebookSession();
     void pooledRuns();
+    void insecureSkipTlsVerify();
     void v4OnlyServer();
     void sharedCases_data();
     void sharedCases();
@@ -835,6 +836,37 @@ void TestKubernetes::pooledRuns()
     }
     pool->shutdown();
     QTRY_COMPARE_WITH_TIMEOUT(podsLeft(), 0, 30000);
+}
+
+void TestKubernetes::insecureSkipTlsVerify()
+{
+    auto good = runtime();
+    QVERIFY(good);
+    KubernetesConnection c = good->connection();
+    c.caPem.clear(); // the system CAs do not know the stand-in's CA
+    KubernetesRuntime strict(c, {}, {});
+    auto refused = strict.ping();
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().code, ErrorCode::TlsError);
+    c.insecureSkipTlsVerify = true;
+    auto rt = std::make_shared<KubernetesRuntime>(c, KubernetesSettings{}, QString());
+    QVERIFY_RESULT(rt->ping());
+    SandboxSpec spec = AgentChannel::hardenedSpec(m_image);
+    spec.command = {QStringLiteral("sleep"), QStringLiteral("infinity")};
+    auto id = rt->create(spec);
+    QVERIFY_RESULT(id);
+    auto guard = qScopeGuard([&] { rt->remove(*id); });
+    ExecSpec e;
+    e.argv = {QStringLiteral("echo"), QStringLiteral("insecure ok")};
+    QByteArray out;
+    ExecIo io;
+    io.onStdout = [&](QByteArrayView d) {
+        out += d;
+        return true;
+    };
+    auto r = rt->exec(*id, e, io, {}, Deadline::in(std::chrono::seconds(20)));
+    QVERIFY_RESULT(r);
+    QCOMPARE(out, QByteArray("insecure ok\n"));
 }
 
 void TestKubernetes::v4OnlyServer()
