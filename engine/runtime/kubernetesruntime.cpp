@@ -340,6 +340,8 @@ struct KubernetesRuntime::Impl
             return {};
         }
         Error e = apiError(*r, QStringLiteral("POST ") + base);
+        if (r->status == 401)
+            return std::unexpected(e); // bad credentials: nothing to say about policies
         e.message = QStringLiteral("A sandbox without network needs the NetworkPolicy %1 in "
                                    "namespace %2, which could not be created (%3). Create it "
                                    "once (podSelector %4=none, policyTypes Ingress and Egress, "

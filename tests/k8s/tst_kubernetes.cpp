@@ -667,7 +667,10 @@ void TestKubernetes::wrongTokenIsClearAndLeavesNothing()
     req.code = QStringLiteral("print(1)");
     auto run = (*engine)->runBlocking(req);
     QVERIFY(!run);
-    QVERIFY2(run.error().message.contains(QLatin1String("401")), qPrintable(run.error().message));
+    QVERIFY2(run.error().message.contains(QLatin1String("401")) &&
+                 run.error().message.contains(QLatin1String("standin-wrong-token")) &&
+                 !run.error().message.contains(QLatin1String("NetworkPolicy")),
+             qPrintable(run.error().message));
     QCOMPARE(podsLeft(), 0);
     QCOMPARE(standinContainers(), containersBefore);
 }
