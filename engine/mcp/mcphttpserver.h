@@ -11,6 +11,7 @@
 namespace sandbox {
 
 class McpServer;
+class HttpConnection;
 
 /// Settings of the Streamable HTTP endpoint.
 struct McpHttpOptions
@@ -84,6 +85,7 @@ Q_SIGNALS:
     void requestRefused(int status, const QString &reason);
 
 private:
+    friend class HttpConnection;
     struct Private;
     std::unique_ptr<Private> d;
 };

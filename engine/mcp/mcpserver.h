@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -93,9 +94,10 @@ struct McpApprovalRequest
     QString reason; ///< why approval is asked: "every run" or "finding of severity high"
 };
 
-/// Where the server writes outgoing JSON-RPC messages (responses, progress, log messages).
-/// Called on the server's thread. A transport may drop messages for a peer that is gone.
-using McpSend = std::function<void(const QJsonObject &message)>;
+/// Where the server writes outgoing JSON-RPC messages (responses, progress, log messages):
+/// a message object, or an array (the responses to a batch, sent together). Called on the
+/// server's thread. A transport may drop messages for a peer that is gone.
+using McpSend = std::function<void(const QJsonValue &message)>;
 
 /// The static policy check run before a call, to decide on approval (the policy engine
 /// plugs in here). Called on a worker thread; must be thread-safe.
