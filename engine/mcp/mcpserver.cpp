@@ -196,6 +196,7 @@ struct McpServer::Private
     McpPolicyChecker policyChecker;
     Limits defaultLimits;
     qint64 maxTimeoutMs = 600'000;
+    bool fixtures = false;
     QThreadPool pool;
 
     std::shared_ptr<Engine> currentEngine() const
@@ -237,7 +238,9 @@ struct McpServer::Private
     void finishCall(const std::shared_ptr<Call> &call, McpCallResult result);
     void finishWithToolError(const std::shared_ptr<Call> &call, const QString &message,
                              bool denied = false);
-    void sendProgress(const std::shared_ptr<Call> &call, const QString &message);
+    void sendProgress(const std::shared_ptr<Call> &call, const QString &message,
+                      double value = -1, double total = -1);
+    void runFixture(const std::shared_ptr<Call> &call);
     void sendLog(const std::shared_ptr<Call> &call, const QString &level, const QString &text);
     void cancelCall(const std::shared_ptr<Call> &call, const QString &reason);
     Notebook *notebookFor(const std::shared_ptr<Call> &call, const QJsonObject &args,
@@ -446,7 +449,16 @@ QJsonObject McpServer::serverInfo()
 
 QJsonObject McpServer::toolsList() const
 {
-    return QJsonObject{{u"tools"_s, mcptools::toolDefinitions()}};
+    QJsonArray tools = mcptools::toolDefinitions();
+    if (d->fixtures)
+        for (const QJsonValue &t : mcptools::fixtureToolDefinitions())
+            tools.append(t);
+    return QJsonObject{{u"tools"_s, tools}};
+}
+
+void McpServer::setConformanceFixtures(bool enabled)
+{
+    d->fixtures = enabled;
 }
 
 // --- JSON-RPC dispatch ------------------------------------------------------------------
@@ -715,7 +727,8 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
             errorResponse(id, InvalidParams, u"Invalid params: arguments must be an object"_s));
         return;
     }
-    if (!mcptools::toolNames().contains(name)) {
+    const bool fixture = fixtures && mcptools::fixtureToolNames().contains(name);
+    if (!fixture && !mcptools::toolNames().contains(name)) {
         ex->respond(errorResponse(id, InvalidParams, u"Unknown tool: %1 (tools/list names the "
                                                      u"tools)"_s.arg(name)));
         return;
@@ -746,7 +759,8 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
 
     // Argument errors: a tool execution error from 2025-11-25 on (the model can correct
     // itself, SEP-1303), a JSON-RPC -32602 before.
-    if (const QString problem = mcptools::validateArguments(name, args); !problem.isEmpty()) {
+    if (const QString problem = fixture ? QString() : mcptools::validateArguments(name, args);
+        !problem.isEmpty()) {
         if (call->revision == u"2025-11-25"_s) {
             const QJsonObject result{
                 {u"content"_s,
@@ -773,7 +787,9 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
     }
     updateCallsInFlight(connectionId);
 
-    if (name == u"list_languages"_s) {
+    if (fixture) {
+        runFixture(call);
+    } else if (name == u"list_languages"_s) {
         startCall(call);
         McpCallResult r;
         r.mcpResult = mcptools::listLanguagesResult();
@@ -857,13 +873,17 @@ void McpServer::Private::finishWithToolError(const std::shared_ptr<Call> &call,
     finishCall(call, std::move(r));
 }
 
-void McpServer::Private::sendProgress(const std::shared_ptr<Call> &call, const QString &message)
+void McpServer::Private::sendProgress(const std::shared_ptr<Call> &call, const QString &message,
+                                      double value, double total)
 {
     if (call->finished || call->progressToken.isUndefined() || call->progressToken.isNull())
         return;
-    call->progress += 1;
+    // MCP progress: the value increases with each notification, even without a total.
+    call->progress = value >= 0 ? std::max(value, call->progress) : call->progress + 1;
     QJsonObject p{{u"progressToken"_s, call->progressToken},
                   {u"progress"_s, call->progress}};
+    if (total > 0)
+        p.insert(u"total"_s, total);
     if (!message.isEmpty())
         p.insert(u"message"_s, message);
     call->exchange->send(notification(u"notifications/progress"_s, p));
@@ -1075,6 +1095,65 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call,
                 finishCall(call, mcptools::executeCodeResult(rr));
             });
     });
+}
+
+void McpServer::Private::runFixture(const std::shared_ptr<Call> &call)
+{
+    startCall(call);
+    const QString name = call->info.tool;
+    auto text = [](const QString &t) { return QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, t}}; };
+    auto done = [this, call](QJsonArray content, bool isError = false) {
+        McpCallResult r;
+        r.mcpResult = QJsonObject{{u"content"_s, content}, {u"isError"_s, isError}};
+        finishCall(call, std::move(r));
+    };
+    const QJsonObject image{{u"type"_s, u"image"_s},
+                            {u"data"_s, mcptools::fixturePngBase64()},
+                            {u"mimeType"_s, u"image/png"_s}};
+    const QJsonObject resource{
+        {u"type"_s, u"resource"_s},
+        {u"resource"_s, QJsonObject{{u"uri"_s, u"test://embedded-resource"_s},
+                                    {u"mimeType"_s, u"text/plain"_s},
+                                    {u"text"_s, u"This is an embedded resource content."_s}}}};
+    if (name == u"test_simple_text"_s) {
+        done({text(u"This is a simple text response for testing."_s)});
+    } else if (name == u"test_image_content"_s) {
+        done({image});
+    } else if (name == u"test_audio_content"_s) {
+        done({QJsonObject{{u"type"_s, u"audio"_s},
+                          {u"data"_s, mcptools::fixtureWavBase64()},
+                          {u"mimeType"_s, u"audio/wav"_s}}});
+    } else if (name == u"test_embedded_resource"_s) {
+        done({resource});
+    } else if (name == u"test_multiple_content_types"_s) {
+        done({text(u"Multiple content types test:"_s), image, resource});
+    } else if (name == u"test_error_handling"_s) {
+        done({text(u"This tool intentionally returns an error for testing"_s)}, true);
+    } else if (name == u"test_tool_with_logging"_s) {
+        sendLog(call, u"info"_s, u"Tool execution started"_s);
+        QTimer::singleShot(50, q, [this, call, done] {
+            sendLog(call, u"info"_s, u"Tool processing data"_s);
+            QTimer::singleShot(50, q, [this, call, done] {
+                sendLog(call, u"info"_s, u"Tool execution completed"_s);
+                done({QJsonObject{{u"type"_s, u"text"_s},
+                                  {u"text"_s, u"Tool with logging executed successfully"_s}}});
+            });
+        });
+    } else if (name == u"test_tool_with_progress"_s) {
+        sendProgress(call, {}, 0, 100);
+        QTimer::singleShot(50, q, [this, call, done] {
+            sendProgress(call, {}, 50, 100);
+            QTimer::singleShot(50, q, [this, call, done] {
+                sendProgress(call, {}, 100, 100);
+                done({QJsonObject{{u"type"_s, u"text"_s},
+                                  {u"text"_s, u"Tool with progress executed successfully"_s}}});
+            });
+        });
+    } else if (name == u"json_schema_2020_12_tool"_s) {
+        done({text(u"JSON Schema 2020-12 tool called"_s)});
+    } else {
+        done({text(u"no such fixture"_s)}, true);
+    }
 }
 
 McpServer::Private::Notebook *McpServer::Private::notebookFor(const std::shared_ptr<Call> &call,

@@ -206,6 +206,13 @@ public:
     /// The tools/list result: {"tools": [...]} with inputSchema and outputSchema.
     QJsonObject toolsList() const;
 
+    /// TESTING ONLY (`mcp --conformance-fixtures`): adds the fixture tools that the official
+    /// conformance runner calls (test_simple_text, test_image_content, test_audio_content,
+    /// test_embedded_resource, test_multiple_content_types, test_tool_with_logging,
+    /// test_error_handling, test_tool_with_progress, json_schema_2020_12_tool). They run no code; they exercise the
+    /// server's content types, logging and progress notifications on a call's stream.
+    void setConformanceFixtures(bool enabled);
+
 Q_SIGNALS:
     /// A tool call started (after approval, when approval was asked).
     void callStarted(const sandbox::McpCallInfo &info);

@@ -361,6 +361,80 @@ QJsonArray toolDefinitions()
     return tools;
 }
 
+QJsonArray fixtureToolDefinitions()
+{
+    const QList<std::pair<QString, QString>> fixtures = {
+        {u"test_simple_text"_s, u"Conformance fixture: returns a text item"_s},
+        {u"test_image_content"_s, u"Conformance fixture: returns an image item"_s},
+        {u"test_audio_content"_s, u"Conformance fixture: returns an audio item"_s},
+        {u"test_embedded_resource"_s, u"Conformance fixture: returns an embedded resource"_s},
+        {u"test_multiple_content_types"_s, u"Conformance fixture: text, image and resource"_s},
+        {u"test_tool_with_logging"_s, u"Conformance fixture: logs three messages"_s},
+        {u"test_error_handling"_s, u"Conformance fixture: returns isError"_s},
+        {u"test_tool_with_progress"_s, u"Conformance fixture: reports progress 0, 50, 100"_s},
+    };
+    QJsonArray out;
+    for (const auto &[name, description] : fixtures)
+        out.append(QJsonObject{{u"name"_s, name},
+                               {u"description"_s, description},
+                               {u"inputSchema"_s, QJsonObject{{u"type"_s, u"object"_s},
+                                                              {u"properties"_s, QJsonObject{}}}}});
+    // SEP-1613: JSON Schema 2020-12 keywords pass through tools/list unchanged.
+    const QJsonObject str{{u"type"_s, u"string"_s}};
+    out.append(QJsonObject{
+        {u"name"_s, u"json_schema_2020_12_tool"_s},
+        {u"description"_s, u"Tool with JSON Schema 2020-12 features"_s},
+        {u"inputSchema"_s,
+         QJsonObject{{u"$schema"_s, u"https://json-schema.org/draft/2020-12/schema"_s},
+                     {u"type"_s, u"object"_s},
+                     {u"$defs"_s,
+                      QJsonObject{{u"address"_s,
+                                   QJsonObject{{u"type"_s, u"object"_s},
+                                               {u"properties"_s, QJsonObject{{u"street"_s, str},
+                                                                             {u"city"_s, str}}}}}}},
+                     {u"properties"_s,
+                      QJsonObject{{u"name"_s, str},
+                                  {u"address"_s, QJsonObject{{u"$ref"_s, u"#/$defs/address"_s}}}}},
+                     {u"additionalProperties"_s, false}}}});
+    return out;
+}
+
+QStringList fixtureToolNames()
+{
+    QStringList out;
+    for (const QJsonValue &t : fixtureToolDefinitions())
+        out << t.toObject().value(u"name"_s).toString();
+    return out;
+}
+
+QString fixturePngBase64()
+{
+    return u"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"_s;
+}
+
+QString fixtureWavBase64()
+{
+    // RIFF/WAVE, PCM mono 8 kHz 8-bit, 8 samples of silence.
+    QByteArray wav("RIFF");
+    auto le32 = [](quint32 v) {
+        QByteArray b(4, Qt::Uninitialized);
+        for (int i = 0; i < 4; ++i)
+            b[i] = char((v >> (8 * i)) & 0xff);
+        return b;
+    };
+    auto le16 = [](quint16 v) {
+        QByteArray b(2, Qt::Uninitialized);
+        b[0] = char(v & 0xff);
+        b[1] = char((v >> 8) & 0xff);
+        return b;
+    };
+    const QByteArray samples(8, char(0x80));
+    wav += le32(36 + quint32(samples.size())) + "WAVEfmt " + le32(16) + le16(1) + le16(1) +
+           le32(8000) + le32(8000) + le16(1) + le16(8) + "data" + le32(quint32(samples.size())) +
+           samples;
+    return QString::fromLatin1(wav.toBase64());
+}
+
 QStringList toolNames()
 {
     QStringList out;

