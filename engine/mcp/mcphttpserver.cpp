@@ -37,30 +37,45 @@ constexpr int KeepAliveMs = 15'000;
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 406:
+        return "Not Acceptable";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Content Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    default:
+        return "Status";
     }
 }
 
 QByteArray jsonRpcErrorBody(int code, const QString &message)
 {
-    return QJsonDocument(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
-                                     {u"id"_s, QJsonValue::Null},
-                                     {u"error"_s, QJsonObject{{u"code"_s, code},
-                                                              {u"message"_s, message}}}})
+    return QJsonDocument(
+               QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                           {u"id"_s, QJsonValue::Null},
+                           {u"error"_s, QJsonObject{{u"code"_s, code}, {u"message"_s, message}}}})
         .toJson(QJsonDocument::Compact);
 }
 
@@ -269,10 +284,10 @@ void HttpConnection::readMore()
             if (m_contentLength > m_server->options.maxBodyBytes) {
                 m_closeAfter = true;
                 m_busy = true;
-                m_server->refuse(this, 413,
-                                 u"Request body of %1 bytes exceeds the limit of %2 bytes"_s
-                                     .arg(m_contentLength)
-                                     .arg(m_server->options.maxBodyBytes));
+                m_server->refuse(
+                    this, 413,
+                    u"Request body of %1 bytes exceeds the limit of %2 bytes"_s.arg(m_contentLength)
+                        .arg(m_server->options.maxBodyBytes));
                 return;
             }
             m_haveHeaders = true;
@@ -369,18 +384,20 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     // DNS rebinding: a page on evil.example resolved to 127.0.0.1 still says Host: evil.example.
     const QString host = QString::fromLatin1(req.header("host"));
     if (host.isEmpty() || !isLoopbackHostName(hostWithoutPort(host))) {
-        refuse(conn, 403, u"Forbidden: Host %1 is not this machine's loopback name"_s.arg(
-                              host.isEmpty() ? u"(missing)"_s : host));
+        refuse(conn, 403,
+               u"Forbidden: Host %1 is not this machine's loopback name"_s.arg(
+                   host.isEmpty() ? u"(missing)"_s : host));
         return;
     }
     const QByteArray origin = req.header("origin");
     if (!origin.isEmpty()) {
         const QUrl o(QString::fromLatin1(origin));
-        const bool local = (o.scheme() == u"http"_s || o.scheme() == u"https"_s) &&
-                           isLoopbackHostName(o.host().contains(u':') ? u"[%1]"_s.arg(o.host())
-                                                                       : o.host());
+        const bool local =
+            (o.scheme() == u"http"_s || o.scheme() == u"https"_s) &&
+            isLoopbackHostName(o.host().contains(u':') ? u"[%1]"_s.arg(o.host()) : o.host());
         if (!local && !options.allowedOrigins.contains(QString::fromLatin1(origin))) {
-            refuse(conn, 403, u"Forbidden: Origin %1 is not allowed"_s.arg(QString::fromLatin1(origin)));
+            refuse(conn, 403,
+                   u"Forbidden: Origin %1 is not allowed"_s.arg(QString::fromLatin1(origin)));
             return;
         }
     }
@@ -403,9 +420,10 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     const QByteArray protocolHeader = req.header("mcp-protocol-version");
     if (!protocolHeader.isEmpty() &&
         !mcpSupportedProtocolVersions().contains(QString::fromLatin1(protocolHeader))) {
-        refuse(conn, 400, u"Bad Request: unsupported MCP-Protocol-Version %1 (supported: %2)"_s.arg(
-                              QString::fromLatin1(protocolHeader),
-                              mcpSupportedProtocolVersions().join(u", "_s)));
+        refuse(
+            conn, 400,
+            u"Bad Request: unsupported MCP-Protocol-Version %1 (supported: %2)"_s.arg(
+                QString::fromLatin1(protocolHeader), mcpSupportedProtocolVersions().join(u", "_s)));
         return;
     }
     const QString sid = QString::fromLatin1(req.header("mcp-session-id"));
@@ -415,7 +433,8 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
 
     if (req.method == "GET") {
         if (!accept.contains("text/event-stream")) {
-            refuse(conn, 406, u"Not Acceptable: GET opens an SSE stream (Accept: text/event-stream)"_s);
+            refuse(conn, 406,
+                   u"Not Acceptable: GET opens an SSE stream (Accept: text/event-stream)"_s);
             return;
         }
         if (sid.isEmpty()) {
@@ -469,13 +488,13 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     QJsonParseError perr{};
     const QJsonDocument doc = QJsonDocument::fromJson(req.body, &perr);
     if (perr.error != QJsonParseError::NoError || (!doc.isObject() && !doc.isArray())) {
-        refuse(conn, 400, u"Parse error: %1"_s.arg(perr.error != QJsonParseError::NoError
-                                                         ? perr.errorString()
-                                                         : u"expected a JSON object"_s));
+        refuse(conn, 400,
+               u"Parse error: %1"_s.arg(perr.error != QJsonParseError::NoError
+                                            ? perr.errorString()
+                                            : u"expected a JSON object"_s));
         return;
     }
-    const bool isInitialize =
-        doc.isObject() && doc.object().value(u"method"_s) == u"initialize"_s;
+    const bool isInitialize = doc.isObject() && doc.object().value(u"method"_s) == u"initialize"_s;
     QString session = sid;
     bool opened = false;
     if (isInitialize && sid.isEmpty()) {
@@ -487,7 +506,8 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
         sessions << session;
         opened = true;
     } else if (sid.isEmpty()) {
-        refuse(conn, 400, u"Bad Request: Mcp-Session-Id header is required (send initialize first)"_s);
+        refuse(conn, 400,
+               u"Bad Request: Mcp-Session-Id header is required (send initialize first)"_s);
         return;
     } else if (!sessions.contains(sid) || !server->hasConnection(sid)) {
         refuse(conn, 404, u"Session not found: start a new one with initialize"_s);
@@ -495,7 +515,8 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     }
 
     const bool sse = acceptsSse;
-    const QList<std::pair<QByteArray, QByteArray>> headers = {{"Mcp-Session-Id", session.toLatin1()}};
+    const QList<std::pair<QByteArray, QByteArray>> headers = {
+        {"Mcp-Session-Id", session.toLatin1()}};
     QPointer<HttpConnection> guard(conn);
     auto collected = std::make_shared<QJsonValue>();
     auto started = std::make_shared<bool>(false);
@@ -507,8 +528,9 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
                 guard->beginSse(headers);
                 *started = true;
             }
-            guard->sseEvent(v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
-                                        : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+            guard->sseEvent(v.isArray()
+                                ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                                : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
             return;
         }
         // JSON mode: only the response (or batch of responses) is kept.
@@ -532,7 +554,8 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
             return;
         }
         const QByteArray body =
-            collected->isArray() ? QJsonDocument(collected->toArray()).toJson(QJsonDocument::Compact)
+            collected->isArray()
+                ? QJsonDocument(collected->toArray()).toJson(QJsonDocument::Compact)
             : collected->isObject()
                 ? QJsonDocument(collected->toObject()).toJson(QJsonDocument::Compact)
                 : QByteArray();

@@ -31,13 +31,14 @@ struct Peer
 
     void send(const QJsonObject &msg)
     {
-        server->handleMessage(id, QJsonDocument(msg).toJson(QJsonDocument::Compact),
-                              [this](const QJsonValue &v) { received << v; }, [this] { ++dones; });
+        server->handleMessage(
+            id, QJsonDocument(msg).toJson(QJsonDocument::Compact),
+            [this](const QJsonValue &v) { received << v; }, [this] { ++dones; });
     }
     void sendRaw(const QByteArray &body)
     {
-        server->handleMessage(id, body, [this](const QJsonValue &v) { received << v; },
-                              [this] { ++dones; });
+        server->handleMessage(
+            id, body, [this](const QJsonValue &v) { received << v; }, [this] { ++dones; });
     }
     /// The response to request id, or an empty object.
     QJsonObject response(int rid) const
@@ -50,14 +51,14 @@ struct Peer
     }
     void initialize(const QString &version = u"2025-11-25"_s)
     {
-        send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
-                         {u"id"_s, 0},
-                         {u"method"_s, u"initialize"_s},
-                         {u"params"_s, QJsonObject{{u"protocolVersion"_s, version},
-                                                   {u"capabilities"_s, QJsonObject{}},
-                                                   {u"clientInfo"_s,
-                                                    QJsonObject{{u"name"_s, u"unit"_s},
-                                                                {u"version"_s, u"9"_s}}}}}});
+        send(QJsonObject{
+            {u"jsonrpc"_s, u"2.0"_s},
+            {u"id"_s, 0},
+            {u"method"_s, u"initialize"_s},
+            {u"params"_s, QJsonObject{{u"protocolVersion"_s, version},
+                                      {u"capabilities"_s, QJsonObject{}},
+                                      {u"clientInfo"_s, QJsonObject{{u"name"_s, u"unit"_s},
+                                                                    {u"version"_s, u"9"_s}}}}}});
         send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, u"notifications/initialized"_s}});
     }
     void call(int rid, const QString &tool, const QJsonObject &args)
@@ -106,8 +107,9 @@ private Q_SLOTS:
         QCOMPARE(list[0].transport, u"test"_s);
         // Batches are a 2025-03-26 feature only.
         p.sendRaw(R"([{"jsonrpc":"2.0","id":3,"method":"ping"}])");
-        QCOMPARE(p.received.constLast().toObject().value(u"error"_s).toObject().value(u"code"_s).toInt(),
-                 -32600);
+        QCOMPARE(
+            p.received.constLast().toObject().value(u"error"_s).toObject().value(u"code"_s).toInt(),
+            -32600);
         // Every body ends with done, responses or not.
         const int before = p.dones;
         p.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, u"notifications/whatever"_s}});
@@ -148,7 +150,8 @@ private Q_SLOTS:
         QTRY_VERIFY(!p.response(1).isEmpty());
         const QJsonObject result = p.response(1).value(u"result"_s).toObject();
         QVERIFY(result.value(u"isError"_s).toBool());
-        QVERIFY2(resultText(p.response(1)).contains(u"did not allow"_s), qPrintable(resultText(p.response(1))));
+        QVERIFY2(resultText(p.response(1)).contains(u"did not allow"_s),
+                 qPrintable(resultText(p.response(1))));
         QVERIFY(resultText(p.response(1)).contains(u"looks risky"_s));
         QCOMPARE(finished.count(), 1);
         const auto r = finished[0][0].value<McpCallResult>();
@@ -204,7 +207,8 @@ private Q_SLOTS:
         server.setPolicyChecker([](const QString &, const QString &code) {
             QList<PolicyFinding> f;
             if (code.contains(u"subprocess"_s))
-                f << PolicyFinding{u"py.subprocess"_s, u"high"_s, u"warn"_s, 1, u"runs a process"_s};
+                f << PolicyFinding{u"py.subprocess"_s, u"high"_s, u"warn"_s, 1,
+                                   u"runs a process"_s};
             if (code.contains(u"os.environ"_s))
                 f << PolicyFinding{u"py.environ"_s, u"low"_s, u"warn"_s, 1, u"reads env"_s};
             if (code.contains(u"ctypes"_s))
@@ -221,7 +225,8 @@ private Q_SLOTS:
         p.initialize();
         // Below the threshold: runs without asking; the finding is reported.
         p.call(1, u"execute_code"_s,
-               {{u"language"_s, u"python"_s}, {u"code"_s, u"import os\nprint(len(os.environ) > 0)"_s}});
+               {{u"language"_s, u"python"_s},
+                {u"code"_s, u"import os\nprint(len(os.environ) > 0)"_s}});
         QTRY_VERIFY_WITH_TIMEOUT(!p.response(1).isEmpty(), 60'000);
         QCOMPARE(asked.size(), 0);
         const QJsonObject sc =
@@ -238,7 +243,8 @@ private Q_SLOTS:
         QCOMPARE(asked[0].findings[0].severity, u"high"_s);
         QVERIFY(p.response(2).value(u"result"_s).toObject().value(u"isError"_s).toBool());
         // A blocking finding never runs and never asks.
-        p.call(3, u"execute_code"_s, {{u"language"_s, u"python"_s}, {u"code"_s, u"import ctypes"_s}});
+        p.call(3, u"execute_code"_s,
+               {{u"language"_s, u"python"_s}, {u"code"_s, u"import ctypes"_s}});
         QTRY_VERIFY(!p.response(3).isEmpty());
         QCOMPARE(asked.size(), 1);
         QVERIFY(resultText(p.response(3)).contains(u"Blocked"_s));
@@ -274,9 +280,10 @@ private Q_SLOTS:
         p.call(7, u"execute_code"_s, {{u"language"_s, u"python"_s}, {u"code"_s, u"print(1)"_s}});
         QTRY_COMPARE(asked.count(), 1);
         const int received = int(p.received.size());
-        p.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
-                           {u"method"_s, u"notifications/cancelled"_s},
-                           {u"params"_s, QJsonObject{{u"requestId"_s, 7}, {u"reason"_s, u"user"_s}}}});
+        p.send(
+            QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                        {u"method"_s, u"notifications/cancelled"_s},
+                        {u"params"_s, QJsonObject{{u"requestId"_s, 7}, {u"reason"_s, u"user"_s}}}});
         QCOMPARE(withdrawn.count(), 1);
         QCOMPARE(finished.count(), 1);
         QVERIFY(finished[0][0].value<McpCallResult>().cancelled);
@@ -298,7 +305,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
         f.close();
-        QJsonObject entry = root.value(u"mcpServers"_s).toObject().value(u"sandbox-studio"_s).toObject();
+        QJsonObject entry =
+            root.value(u"mcpServers"_s).toObject().value(u"sandbox-studio"_s).toObject();
         QCOMPARE(entry.value(u"command"_s).toString(), u"/opt/sandbox-studio/bin/sandbox-studio"_s);
         QCOMPARE(entry.value(u"args"_s).toArray(), QJsonArray{u"mcp"_s});
         // Same again: nothing to do, nothing written.
@@ -329,14 +337,20 @@ private Q_SLOTS:
         f.close();
         QCOMPARE(root.value(u"globalShortcut"_s).toString(), u"Ctrl+Space"_s);
         servers = root.value(u"mcpServers"_s).toObject();
-        QCOMPARE(servers.value(u"filesystem"_s).toObject().value(u"command"_s).toString(), u"npx"_s);
+        QCOMPARE(servers.value(u"filesystem"_s).toObject().value(u"command"_s).toString(),
+                 u"npx"_s);
         entry = servers.value(u"sandbox-studio"_s).toObject();
         QCOMPARE(entry.value(u"command"_s).toString(), u"/usr/bin/sandbox-studio"_s);
-        QCOMPARE(entry.value(u"env"_s).toObject().value(u"DOCKER_HOST"_s).toString(), u"unix:///x.sock"_s);
+        QCOMPARE(entry.value(u"env"_s).toObject().value(u"DOCKER_HOST"_s).toString(),
+                 u"unix:///x.sock"_s);
         // The snippet is what people paste.
         const QJsonObject snippet = QJsonDocument::fromJson(r->snippet).object();
-        QCOMPARE(snippet.value(u"mcpServers"_s).toObject().value(u"sandbox-studio"_s).toObject()
-                     .value(u"command"_s).toString(),
+        QCOMPARE(snippet.value(u"mcpServers"_s)
+                     .toObject()
+                     .value(u"sandbox-studio"_s)
+                     .toObject()
+                     .value(u"command"_s)
+                     .toString(),
                  u"/usr/bin/sandbox-studio"_s);
         // A broken file is never overwritten.
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
@@ -360,7 +374,8 @@ private Q_SLOTS:
         qputenv("XDG_CONFIG_HOME", "/tmp/xdg-test");
         QCOMPARE(claudedesktop::configPath(), u"/tmp/xdg-test/Claude/claude_desktop_config.json"_s);
         qunsetenv("XDG_CONFIG_HOME");
-        QVERIFY(claudedesktop::configPath().endsWith(u"/.config/Claude/claude_desktop_config.json"_s));
+        QVERIFY(
+            claudedesktop::configPath().endsWith(u"/.config/Claude/claude_desktop_config.json"_s));
     }
 };
 
