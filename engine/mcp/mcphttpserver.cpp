@@ -11,6 +11,7 @@
 
 #include "mcp/mcpserver.h"
 
+#include <QDateTime>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -164,7 +165,8 @@ struct McpHttpServer::Private
     QString token;
     /// Open GET streams per session (oldest first).
     QHash<QString, QList<QPointer<HttpConnection>>> getStreams;
-    QStringList sessions; ///< McpServer connections opened by this transport
+    QStringList sessions;               ///< McpServer connections opened by this transport
+    QHash<QString, QDateTime> lastSeen; ///< per session: the last request
     QTimer keepAlive;
 
     void handle(HttpConnection *conn, const Request &req);
@@ -196,7 +198,28 @@ struct McpHttpServer::Private
             if (c)
                 c->endSse();
         sessions.removeAll(sid);
+        lastSeen.remove(sid);
         server->closeConnection(sid);
+    }
+    void expireIdleSessions()
+    {
+        if (options.idleTimeoutMs <= 0)
+            return;
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QHash<QString, int> busy;
+        for (const McpClientInfo &c : server->clients())
+            busy.insert(c.connectionId, c.callsInFlight);
+        const QStringList all = sessions;
+        for (const QString &sid : all) {
+            auto &streams = getStreams[sid];
+            streams.removeIf([](const QPointer<HttpConnection> &c) { return !c || !c->alive(); });
+            if (busy.value(sid) > 0 || !streams.isEmpty())
+                continue;
+            if (lastSeen.value(sid, now).msecsTo(now) > options.idleTimeoutMs) {
+                qCInfo(lcMcpHttp).noquote() << "session" << sid.left(8) << "idle: ended";
+                endSession(sid);
+            }
+        }
     }
 };
 
@@ -497,6 +520,8 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     const bool isInitialize = doc.isObject() && doc.object().value(u"method"_s) == u"initialize"_s;
     QString session = sid;
     bool opened = false;
+    if (!sid.isEmpty() && sessions.contains(sid))
+        lastSeen.insert(sid, QDateTime::currentDateTimeUtc());
     if (isInitialize && sid.isEmpty()) {
         // The session's own GET streams carry what the server sends outside requests.
         auto holder = std::make_shared<QString>();
@@ -504,6 +529,7 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
             u"http"_s, [this, holder](const QJsonValue &v) { notifySession(*holder, v); });
         *holder = session;
         sessions << session;
+        lastSeen.insert(session, QDateTime::currentDateTimeUtc());
         opened = true;
     } else if (sid.isEmpty()) {
         refuse(conn, 400,
@@ -538,7 +564,11 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
         if (response)
             *collected = v;
     };
-    auto done = [this, guard, sse, collected, started, headers, session, opened] {
+    // Calls can end after this transport is gone (the GUI switched HTTP off mid-run).
+    QPointer<McpHttpServer> owner(q);
+    auto done = [this, owner, guard, sse, collected, started, headers, session, opened] {
+        if (!owner)
+            return;
         if (opened && server->protocolVersion(session).isEmpty()) {
             // initialize failed: no session comes of it.
             sessions.removeAll(session);
@@ -578,6 +608,7 @@ McpHttpServer::McpHttpServer(McpServer *server, QObject *parent)
             for (const auto &c : streams)
                 if (c)
                     c->sseComment("keep-alive");
+        d->expireIdleSessions();
     });
 }
 
