@@ -547,6 +547,8 @@ void McpServer::Private::dispatchOne(const QString &connectionId, const QJsonVal
     const QJsonValue id = o.value(u"id"_s);
     const bool idOk = hasId && isValidId(id);
     const QJsonValue replyId = idOk ? id : QJsonValue(QJsonValue::Null);
+    if (!o.contains(u"method"_s) && (o.contains(u"result"_s) || o.contains(u"error"_s)) && hasId)
+        return; // a response from the client: this server sends no requests
     if (o.value(u"jsonrpc"_s) != u"2.0"_s) {
         if (hasId || !o.contains(u"method"_s))
             ex->respond(errorResponse(replyId, InvalidRequest,
