@@ -171,6 +171,7 @@ struct McpServer::Private
         std::shared_ptr<Exchange> exchange;
         CancelToken cancel;
         bool cancelled = false;
+        bool stoppedByPerson = false;
         bool finished = false;
         bool started = false; ///< callStarted was emitted
         QJsonValue progressToken;
@@ -417,6 +418,22 @@ void McpServer::resolveApproval(qint64 callId, bool allow, const QString &reason
     call->onApproval = nullptr;
     if (fn)
         fn(allow, reason);
+}
+
+void McpServer::stopCall(qint64 callId)
+{
+    auto call = d->calls.value(callId);
+    if (!call || call->finished)
+        return;
+    if (call->awaitingApproval) {
+        resolveApproval(callId, false, u"stopped before it ran"_s);
+        return;
+    }
+    d->log(u"call %1 stopped by the person"_s.arg(callId));
+    call->stoppedByPerson = true;
+    call->cancel.cancel();
+    if (call->notebook)
+        call->notebook->interrupt();
 }
 
 void McpServer::setPolicyChecker(McpPolicyChecker checker)
@@ -847,6 +864,16 @@ void McpServer::Private::finishCall(const std::shared_ptr<Call> &call, McpCallRe
             {u"isError"_s, true}};
         result.isError = true;
     }
+    if (call->stoppedByPerson) {
+        QJsonArray content = result.mcpResult.value(u"content"_s).toArray();
+        content.prepend(
+            QJsonObject{{u"type"_s, u"text"_s},
+                        {u"text"_s, u"Stopped by the person at Sandbox Studio after %1 ms."_s.arg(
+                                        call->timer.elapsed())}});
+        result.mcpResult.insert(u"content"_s, content);
+        result.mcpResult.insert(u"isError"_s, true);
+        result.errorMessage = u"stopped by the person"_s;
+    }
     result.isError = result.isError || result.mcpResult.value(u"isError"_s).toBool();
     auto conn = connections.find(call->connectionId);
     if (conn != connections.end())
@@ -929,6 +956,7 @@ void McpServer::Private::checkAndApprove(const std::shared_ptr<Call> &call,
         if (call->finished)
             return;
         call->findings = findings;
+        call->info.findings = findings;
         for (const PolicyFinding &f : std::as_const(findings)) {
             if (f.action == u"block"_s) {
                 finishWithToolError(call,

@@ -57,6 +57,7 @@ struct McpCallInfo
     QString code;          ///< the code to run, when the tool runs code
     QString sessionId;     ///< notebook session of session tools, else empty
     QJsonObject arguments; ///< the call's arguments as received (file contents included)
+    QList<PolicyFinding> findings; ///< of the policy check, when the tool runs code
     QDateTime startedAt;   ///< UTC
 };
 
@@ -186,6 +187,12 @@ public:
     /// or already answered callId: no-op. While no slot is connected to approvalRequested,
     /// calls that need approval are denied with a message that says so.
     Q_INVOKABLE void resolveApproval(qint64 callId, bool allow, const QString &reason = {});
+
+    /// Stops a running call for the person at the desk (the activity feed's Stop): the run
+    /// is cancelled, its sandbox removed, and the client gets an isError result saying the
+    /// person stopped it (with the output so far). A notebook cell is interrupted and the
+    /// session keeps its state. Unknown or finished callId: no-op.
+    Q_INVOKABLE void stopCall(qint64 callId);
 
     /// Sets the static policy check used for approval and reported in results (empty =
     /// none: no findings). Also copied into RunResult::policyFindings of results.
