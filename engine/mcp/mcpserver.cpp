@@ -1112,9 +1112,6 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call, const
                 if (call->finished)
                     return;
                 if (!r) {
-                    McpCallResult out;
-                    out.cancelled = r.error().code == ErrorCode::Cancelled;
-                    out.errorMessage = r.error().toString();
                     finishWithToolError(call, r.error().toString());
                     return;
                 }

@@ -52,13 +52,13 @@ struct McpCallInfo
     QString connectionId; ///< McpClientInfo::connectionId
     QString clientName;   ///< McpClientInfo::name
     QString clientVersion;
-    QString tool;          ///< "execute_code", "execute_cell", "upload_file", ...
-    QString language;      ///< language id ("python") when the tool runs code, else empty
-    QString code;          ///< the code to run, when the tool runs code
-    QString sessionId;     ///< notebook session of session tools, else empty
-    QJsonObject arguments; ///< the call's arguments as received (file contents included)
+    QString tool;                  ///< "execute_code", "execute_cell", "upload_file", ...
+    QString language;              ///< language id ("python") when the tool runs code, else empty
+    QString code;                  ///< the code to run, when the tool runs code
+    QString sessionId;             ///< notebook session of session tools, else empty
+    QJsonObject arguments;         ///< the call's arguments as received (file contents included)
     QList<PolicyFinding> findings; ///< of the policy check, when the tool runs code
-    QDateTime startedAt;   ///< UTC
+    QDateTime startedAt;           ///< UTC
 };
 
 /// A tool call as it ended (allowed, denied, failed or cancelled).
