@@ -172,6 +172,7 @@ struct McpServer::Private
         CancelToken cancel;
         bool cancelled = false;
         bool stoppedByPerson = false;
+        QString lastStatus = u"working"_s; ///< for the progress heartbeat
         bool finished = false;
         bool started = false; ///< callStarted was emitted
         QJsonValue progressToken;
@@ -801,7 +802,8 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
         call->heartbeat->setInterval(HeartbeatMs);
         QObject::connect(call->heartbeat, &QTimer::timeout, q, [this, call] {
             if (!call->finished && !call->awaitingApproval)
-                sendProgress(call, u"running, %1 s"_s.arg(call->timer.elapsed() / 1000));
+                sendProgress(
+                    call, u"%1 (%2 s)"_s.arg(call->lastStatus).arg(call->timer.elapsed() / 1000));
         });
         call->heartbeat->start();
     }
@@ -1100,6 +1102,7 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call, const
             post([this, call, status] {
                 if (call->finished)
                     return;
+                call->lastStatus = status;
                 Q_EMIT q->callStatus(call->id, status);
                 sendProgress(call, status);
                 sendLog(call, u"info"_s, status);
