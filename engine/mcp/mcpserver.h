@@ -92,7 +92,8 @@ struct McpApprovalRequest
     QString language;
     QString code;
     QList<PolicyFinding> findings; ///< from the policy checker (may be empty)
-    QString reason; ///< why approval is asked: "every run" or "finding of severity high"
+    QString reason; ///< why approval is asked ("every run needs approval", "policy finding of
+                    ///< severity high: ...", "the policy asks: ...")
 };
 
 /// Where the server writes outgoing JSON-RPC messages (responses, progress, log messages):
@@ -105,8 +106,8 @@ using McpSend = std::function<void(const QJsonValue &message)>;
 using McpPolicyChecker =
     std::function<QList<PolicyFinding>(const QString &language, const QString &code)>;
 
-/// What McpServer::handleMessage() found in one incoming body (Streamable HTTP needs it
-/// before it answers: 202 for notifications only, JSON or SSE for requests).
+/// What McpServer::handleMessage() found in one incoming body: requests == 0 means only
+/// notifications or client responses (Streamable HTTP answers those with 202).
 struct McpDispatch
 {
     int requests = 0;        ///< requests whose responses will follow through reply
@@ -143,8 +144,9 @@ public:
     // --- transports --------------------------------------------------------------------
 
     /// Opens a connection (one MCP session) and returns its id (128 random bits, hex,
-    /// usable as Mcp-Session-Id). notify receives server messages not tied to a request
-    /// (notifications/message outside calls); may be empty. transport: "stdio" | "http".
+    /// usable as Mcp-Session-Id). notify is for server messages not tied to a request (the
+    /// HTTP GET stream); none are sent today (tools/list never changes); may be empty.
+    /// transport: "stdio" | "http" (shown in clients()).
     QString openConnection(const QString &transport, McpSend notify = {});
 
     /// Ends a connection: cancels its runs and approvals, closes its notebook sessions
