@@ -4,6 +4,9 @@
 #include "images/imagebuilder.h"
 #include "images/imagerecipe.h"
 #include "languages/language.h"
+#include "mcp/mcphttpserver.h"
+#include "mcp/mcpserver.h"
+#include "mcp/mcpstdio.h"
 #include "session/engine.h"
 #include "session/notebook.h"
 #include "session/pool.h"
@@ -21,9 +24,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSocketNotifier>
 #include <QStandardPaths>
 #include <QTextStream>
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <unistd.h>
 
@@ -639,6 +644,185 @@ int cmdBench(const QStringList &args)
     return 0;
 }
 
+// --- mcp ------------------------------------------------------------------------------
+
+int g_signalPipe[2] = {-1, -1};
+
+void onTerminationSignal(int sig)
+{
+    const char c = char(sig);
+    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &c, 1);
+}
+
+/// `sandbox-studio mcp`: the MCP server, over stdio (default; what Claude Desktop
+/// launches) or Streamable HTTP on 127.0.0.1 (--http PORT). Protocol on stdout only,
+/// everything else on stderr. Exits 0 at stdin EOF (stdio) or SIGTERM/SIGINT, after every
+/// run was cancelled and every sandbox removed.
+int cmdMcp(const QStringList &args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Serve the Model Context Protocol: over stdio (default), or Streamable HTTP on "
+        "127.0.0.1 with --http."));
+    p.addHelpOption();
+    p.addOptions({
+        {QStringLiteral("http"),
+         QStringLiteral("Serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio "
+                        "(0 = any free port)"),
+         QStringLiteral("port")},
+        {QStringLiteral("token"),
+         QStringLiteral("Bearer token HTTP clients must send (default: generated, printed to "
+                        "stderr)"),
+         QStringLiteral("token")},
+        {QStringLiteral("no-auth"),
+         QStringLiteral("TESTING ONLY: serve HTTP without a bearer token (any local process "
+                        "can then run code)")},
+        {QStringLiteral("allow-origin"),
+         QStringLiteral("Accept requests with this Origin besides localhost (repeatable)"),
+         QStringLiteral("origin")},
+        {QStringLiteral("max-body"), QStringLiteral("Largest HTTP request body (default 8m)"),
+         QStringLiteral("size")},
+        {QStringLiteral("timeout"),
+         QStringLiteral("Default wall-time limit of runs in seconds (default 30)"),
+         QStringLiteral("seconds")},
+        {QStringLiteral("memory"), QStringLiteral("Memory limit of runs (default 512m)"),
+         QStringLiteral("size")},
+        {QStringLiteral("backend"), QStringLiteral("docker (default) or docker-tls"),
+         QStringLiteral("kind")},
+        {QStringLiteral("host"),
+         QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
+         QStringLiteral("uri")},
+        {QStringLiteral("conformance-fixtures"),
+         QStringLiteral("TESTING ONLY: add the fixture tools the MCP conformance runner calls")},
+    });
+    p.process(QStringList{QStringLiteral("sandbox-studio mcp")} + args);
+    if (!p.positionalArguments().isEmpty()) {
+        err() << "usage: sandbox-studio mcp [--http PORT [--token T | --no-auth]]" << Qt::endl;
+        return ExitUsage;
+    }
+    const bool http = p.isSet(QStringLiteral("http"));
+    if (!http && (p.isSet(QStringLiteral("token")) || p.isSet(QStringLiteral("no-auth")))) {
+        err() << "sandbox-studio: --token and --no-auth need --http" << Qt::endl;
+        return ExitUsage;
+    }
+    if (p.isSet(QStringLiteral("token")) && p.isSet(QStringLiteral("no-auth"))) {
+        err() << "sandbox-studio: --token and --no-auth exclude each other" << Qt::endl;
+        return ExitUsage;
+    }
+    Limits limits;
+    if (p.isSet(QStringLiteral("timeout"))) {
+        bool ok = false;
+        const double s = p.value(QStringLiteral("timeout")).toDouble(&ok);
+        if (!ok || s <= 0) {
+            err() << "sandbox-studio: --timeout takes seconds" << Qt::endl;
+            return ExitUsage;
+        }
+        limits.timeoutMs = qint64(s * 1000);
+    }
+    if (p.isSet(QStringLiteral("memory"))) {
+        limits.memoryBytes = parseBytes(p.value(QStringLiteral("memory")));
+        if (limits.memoryBytes <= 0) {
+            err() << "sandbox-studio: --memory takes a size such as 512m" << Qt::endl;
+            return ExitUsage;
+        }
+    }
+    McpHttpOptions httpOptions;
+    if (http) {
+        bool ok = false;
+        const uint port = p.value(QStringLiteral("http")).toUInt(&ok);
+        if (!ok || port > 65535) {
+            err() << "sandbox-studio: --http takes a port number (0-65535)" << Qt::endl;
+            return ExitUsage;
+        }
+        httpOptions.port = quint16(port);
+        httpOptions.token = p.value(QStringLiteral("token"));
+        httpOptions.requireAuth = !p.isSet(QStringLiteral("no-auth"));
+        httpOptions.allowedOrigins = p.values(QStringLiteral("allow-origin"));
+        if (p.isSet(QStringLiteral("max-body"))) {
+            httpOptions.maxBodyBytes = parseBytes(p.value(QStringLiteral("max-body")));
+            if (httpOptions.maxBodyBytes < 1024) {
+                err() << "sandbox-studio: --max-body takes a size of at least 1k" << Qt::endl;
+                return ExitUsage;
+            }
+        }
+    }
+
+    // The server still starts without an engine: tools then say what to start.
+    auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")));
+    std::shared_ptr<Engine> eng;
+    if (engine) {
+        eng = *engine;
+        if (auto ping = eng->ping(); !ping)
+            err() << "sandbox-studio: warning: " << ping.error().message << Qt::endl;
+        else
+            (void)eng->reapOrphans();
+    } else {
+        err() << "sandbox-studio: warning: " << engine.error().toString() << Qt::endl;
+    }
+
+    McpServer server(eng);
+    server.setDefaultLimits(limits);
+    server.setConformanceFixtures(p.isSet(QStringLiteral("conformance-fixtures")));
+    // McpServer logs to the category sandbox.mcp, which goes to stderr.
+
+    if (::pipe(g_signalPipe) != 0) {
+        err() << "sandbox-studio: pipe: " << strerror(errno) << Qt::endl;
+        return ExitEngine;
+    }
+    struct sigaction sa = {};
+    sa.sa_handler = onTerminationSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+    // A client that closes its end of a pipe must not kill us mid-cleanup.
+    signal(SIGPIPE, SIG_IGN);
+    QSocketNotifier signalNotifier(g_signalPipe[0], QSocketNotifier::Read);
+    bool stopping = false;
+    auto stop = [&](const char *why) {
+        if (stopping)
+            return;
+        stopping = true;
+        err() << "sandbox-studio mcp: " << why << ": cancelling runs and removing sandboxes"
+              << Qt::endl;
+        QCoreApplication::quit();
+    };
+    QObject::connect(&signalNotifier, &QSocketNotifier::activated, &server, [&] {
+        char c = 0;
+        [[maybe_unused]] const ssize_t n = ::read(g_signalPipe[0], &c, 1);
+        stop(c == SIGINT ? "SIGINT" : "SIGTERM");
+    });
+
+    std::unique_ptr<McpHttpServer> httpServer;
+    std::unique_ptr<McpStdioTransport> stdio;
+    if (http) {
+        httpServer = std::make_unique<McpHttpServer>(&server);
+        if (auto r = httpServer->start(httpOptions); !r) {
+            err() << "sandbox-studio: " << r.error().message << Qt::endl;
+            return ExitEngine;
+        }
+        err() << "sandbox-studio mcp: listening on " << httpServer->url() << Qt::endl;
+        if (httpServer->requiresAuth())
+            err() << "sandbox-studio mcp: bearer token " << httpServer->token() << Qt::endl;
+        else
+            err() << "sandbox-studio mcp: WARNING: authentication is OFF (--no-auth): any "
+                     "local process can run code through this endpoint"
+                  << Qt::endl;
+    } else {
+        stdio = std::make_unique<McpStdioTransport>(&server);
+        QObject::connect(stdio.get(), &McpStdioTransport::finished, &server,
+                         [&] { stop("stdin closed"); });
+        stdio->start();
+    }
+    QCoreApplication::exec();
+    if (httpServer)
+        httpServer->stop();
+    server.shutdown(60'000);
+    err() << "sandbox-studio mcp: stopped" << Qt::endl;
+    stdio.reset();
+    return 0;
+}
+
 } // namespace
 
 QString cliUsage()
@@ -664,6 +848,8 @@ QString cliUsage()
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
         "  bench notebook [--language L]  benchmark a notebook cell round trip (JSON)\n"
         "  bench pool [--iterations N]  benchmark warm pooled runs, throughput (JSON)\n"
+        "  mcp                        MCP server over stdio (what Claude Desktop launches)\n"
+        "  mcp --http PORT [--token T]  MCP Streamable HTTP server on 127.0.0.1:PORT/mcp\n"
         "\n"
         "Options:\n"
         "  -h, --help                 show this help\n"
@@ -686,6 +872,8 @@ int runCli(const QStringList &args)
         return cmdBench(rest);
     if (cmd == QLatin1String("deps"))
         return cmdDeps(rest);
+    if (cmd == QLatin1String("mcp"))
+        return cmdMcp(rest);
     err() << "sandbox-studio: unknown command '" << cmd << "'\n\n" << cliUsage();
     return ExitUsage;
 }
