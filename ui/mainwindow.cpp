@@ -31,11 +31,11 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
-#include <QTextCursor>
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTextCursor>
 #include <QThread>
 #include <QTime>
 #include <QToolBar>
@@ -1111,21 +1111,19 @@ void MainWindow::createMcp()
     m_mcpHost->restore(); // starts the endpoint when it was on
 }
 
-void MainWindow::openInEditor(const QString &language, const QString &code,
-                              const QString &source)
+void MainWindow::openInEditor(const QString &language, const QString &code, const QString &source)
 {
     const auto &registry = LanguageRegistry::instance();
     const LanguageDescriptor *target = registry.find(language);
     if (!target) {
-        statusBar()->showMessage(tr("Cannot open code of the unknown language \"%1\".")
-                                     .arg(language),
-                                 10'000);
+        statusBar()->showMessage(
+            tr("Cannot open code of the unknown language \"%1\".").arg(language), 10'000);
         return;
     }
     const QString current = m_editor->toPlainText();
     const LanguageDescriptor *shown = registry.find(m_language);
-    const bool untouched = current.trimmed().isEmpty() || current == code ||
-                           (shown && current == shown->sampleCode);
+    const bool untouched =
+        current.trimmed().isEmpty() || current == code || (shown && current == shown->sampleCode);
     if (untouched) {
         replaceEditorCode(target->id, code, source);
         return;
@@ -1138,8 +1136,7 @@ void MainWindow::openInEditor(const QString &language, const QString &code,
     box->setInformativeText(tr("Your code is kept: Undo (Ctrl+Z) brings it back, and a copy is "
                                "saved under %1.")
                                 .arg(QDir::toNativeSeparators(
-                                    QFileInfo(draftPath(m_language)).absolutePath() +
-                                    u"/kept"_s)));
+                                    QFileInfo(draftPath(m_language)).absolutePath() + u"/kept"_s)));
     QPushButton *replace = box->addButton(tr("&Replace"), QMessageBox::AcceptRole);
     replace->setObjectName(u"replaceButton"_s);
     box->addButton(QMessageBox::Cancel);
@@ -1180,8 +1177,8 @@ void MainWindow::replaceEditorCode(const QString &language, const QString &code,
         if (!worthKeeping(texts.at(i)))
             continue;
         QDir().mkpath(keptDir);
-        const QString path = keptDir + u"/%1-%2%3.txt"_s.arg(
-                                           m_language, stamp, i ? u"-%1"_s.arg(i) : QString());
+        const QString path =
+            keptDir + u"/%1-%2%3.txt"_s.arg(m_language, stamp, i ? u"-%1"_s.arg(i) : QString());
         QSaveFile file(path);
         if (file.open(QIODevice::WriteOnly) && file.write(texts.at(i).toUtf8()) >= 0 &&
             file.commit())
@@ -1196,10 +1193,8 @@ void MainWindow::replaceEditorCode(const QString &language, const QString &code,
     cursor.endEditBlock();
     m_editor->moveCursor(QTextCursor::Start);
     m_editor->setFocus();
-    statusBar()->showMessage(
-        kept.isEmpty()
-            ? tr("Opened the code of %1.").arg(source)
-            : tr("Opened the code of %1. Your code: Undo, or %2")
-                  .arg(source, QDir::toNativeSeparators(kept)),
-        15'000);
+    statusBar()->showMessage(kept.isEmpty() ? tr("Opened the code of %1.").arg(source)
+                                            : tr("Opened the code of %1. Your code: Undo, or %2")
+                                                  .arg(source, QDir::toNativeSeparators(kept)),
+                             15'000);
 }
