@@ -69,6 +69,7 @@ void McpHost::restore()
         severity = u"high"_s;
     m_server->setApprovalMode(modeFromKey(m_settings->value(key::ApprovalMode).toString()),
                               severity);
+    ensureToken(); // shown before the first start, so clients can be set up first
     if (m_settings->value(key::Enabled, false).toBool())
         (void)start(); // reported through errorOccurred; the setting stays on
     Q_EMIT stateChanged();
@@ -167,6 +168,7 @@ void McpHost::setApprovalTimeoutSecs(int seconds)
 {
     m_approvalTimeoutSecs = std::max(0, seconds);
     m_settings->setValue(key::ApprovalTimeout, m_approvalTimeoutSecs);
+    Q_EMIT stateChanged();
 }
 
 McpApprovalDialog *McpHost::approvalDialog(qint64 callId) const

@@ -90,6 +90,15 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
     m_severity->addItem(tr("high"), u"high"_s);
     m_severity->addItem(tr("critical"), u"critical"_s);
 
+    m_approvalTimeout = new QSpinBox(this);
+    m_approvalTimeout->setObjectName(u"mcpApprovalTimeout"_s);
+    m_approvalTimeout->setRange(0, 3600);
+    m_approvalTimeout->setSuffix(tr(" s"));
+    m_approvalTimeout->setSpecialValueText(tr("never"));
+    m_approvalTimeout->setToolTip(
+        tr("A run nobody allows or denies within this time is denied (never: it waits until "
+           "the client gives up)"));
+
     m_status = new QLabel(this);
     m_status->setObjectName(u"mcpStatus"_s);
     m_status->setWordWrap(true);
@@ -125,9 +134,12 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
     form->addRow(m_status);
 
     auto *approval = new QGroupBox(tr("Approval of agent runs"), this);
-    auto *approvalLayout = new QHBoxLayout(approval);
-    approvalLayout->addWidget(m_mode, 1);
-    approvalLayout->addWidget(m_severity);
+    auto *approvalLayout = new QFormLayout(approval);
+    auto *modeRow = new QHBoxLayout;
+    modeRow->addWidget(m_mode, 1);
+    modeRow->addWidget(m_severity);
+    approvalLayout->addRow(modeRow);
+    approvalLayout->addRow(tr("Deny unanswered after:"), m_approvalTimeout);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(endpoint);
@@ -165,6 +177,10 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
     });
     connect(m_mode, &QComboBox::currentIndexChanged, this, &McpPanel::applyMode);
     connect(m_severity, &QComboBox::currentIndexChanged, this, &McpPanel::applyMode);
+    connect(m_approvalTimeout, &QSpinBox::valueChanged, this, [this](int secs) {
+        if (!m_updating)
+            m_host->setApprovalTimeoutSecs(secs);
+    });
     connect(m_claude, &QPushButton::clicked, this, &McpPanel::configureClaudeDesktopRequested);
 
     connect(m_host, &McpHost::stateChanged, this, &McpPanel::refresh);
@@ -195,6 +211,8 @@ void McpPanel::refresh()
     m_mode->setCurrentIndex(m_mode->findData(int(m_host->approvalMode())));
     m_severity->setCurrentIndex(m_severity->findData(m_host->approvalSeverity()));
     m_severity->setEnabled(m_host->approvalMode() == McpApprovalMode::AskAboveSeverity);
+    m_approvalTimeout->setValue(m_host->approvalTimeoutSecs());
+    m_approvalTimeout->setEnabled(m_host->approvalMode() != McpApprovalMode::Off);
     m_updating = false;
 
     if (!m_host->lastError().isEmpty()) {

@@ -15,7 +15,8 @@ class QTreeWidget;
 
 /// The "MCP Server" dock page: the on/off switch of the Streamable HTTP endpoint hosted by
 /// the window (127.0.0.1 only) and its port, the URL and bearer token (masked, with
-/// reveal, copy and rotate), the approval mode (off, every run, above a severity), the
+/// reveal, copy and rotate), the approval mode (off, every run, above a severity) and how
+/// long an approval waits, the
 /// clients connected now (name, version, transport, session, calls in flight, since;
 /// updated as McpServer::clientsChanged says) and a button for "Configure Claude
 /// Desktop". Settings are kept by McpHost.
@@ -46,6 +47,8 @@ public:
     QPushButton *rotateButton() const { return m_rotate; }
     QComboBox *approvalModeBox() const { return m_mode; }
     QComboBox *severityBox() const { return m_severity; }
+    /// Seconds an approval waits before it is denied (0 = until the client gives up).
+    QSpinBox *approvalTimeoutBox() const { return m_approvalTimeout; }
     QTreeWidget *clientsView() const { return m_clients; }
     QLabel *statusLabel() const { return m_status; }
     QPushButton *claudeDesktopButton() const { return m_claude; }
@@ -74,6 +77,7 @@ private:
     QPushButton *m_rotate = nullptr;
     QComboBox *m_mode = nullptr;
     QComboBox *m_severity = nullptr;
+    QSpinBox *m_approvalTimeout = nullptr;
     QTreeWidget *m_clients = nullptr;
     QLabel *m_clientsTitle = nullptr;
     QLabel *m_status = nullptr;

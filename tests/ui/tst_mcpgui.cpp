@@ -278,6 +278,9 @@ void TestMcpGui::panelTogglesTheEndpoint()
     QVERIFY(!panel.enabledSwitch()->isChecked());
     QVERIFY(panel.urlField()->text().isEmpty());
     QCOMPARE(panel.portBox()->value(), int(McpHost::DefaultPort));
+    const QString firstToken = host.token(); // generated at once, to set clients up first
+    QCOMPARE(firstToken.size(), 43);
+    QCOMPARE(panel.tokenField()->text(), firstToken);
 
     const quint16 port = freePort();
     QVERIFY(port != 0);
@@ -290,7 +293,7 @@ void TestMcpGui::panelTogglesTheEndpoint()
     const QString url = u"http://127.0.0.1:%1/mcp"_s.arg(port);
     QCOMPARE(panel.urlField()->text(), url);
     const QString token = host.token();
-    QCOMPARE(token.size(), 43);
+    QCOMPARE(token, firstToken);
     QCOMPARE(panel.tokenField()->text(), token);
     QCOMPARE(panel.tokenField()->echoMode(), QLineEdit::Password); // masked
     panel.revealButton()->click();
@@ -356,6 +359,9 @@ void TestMcpGui::settingsPersistAndRestore()
         QCOMPARE(host.approvalMode(), McpApprovalMode::AskAboveSeverity);
         QCOMPARE(host.server()->approvalSeverity(), u"medium"_s);
         QVERIFY(panel.severityBox()->isEnabled());
+        QVERIFY(panel.approvalTimeoutBox()->isEnabled());
+        panel.approvalTimeoutBox()->setValue(45);
+        QCOMPARE(host.approvalTimeoutSecs(), 45);
     }
     settings->sync();
     QCOMPARE(settings->value(u"mcp/enabled"_s).toBool(), true);
@@ -363,6 +369,7 @@ void TestMcpGui::settingsPersistAndRestore()
     QCOMPARE(settings->value(u"mcp/token"_s).toString(), token);
     QCOMPARE(settings->value(u"mcp/approvalMode"_s).toString(), u"severity"_s);
     QCOMPARE(settings->value(u"mcp/approvalSeverity"_s).toString(), u"medium"_s);
+    QCOMPARE(settings->value(u"mcp/approvalTimeoutSecs"_s).toInt(), 45);
 
     // A new host (the next start of the app) serves again with the same port and token.
     McpHost host(nullptr, settings.get());
@@ -376,6 +383,7 @@ void TestMcpGui::settingsPersistAndRestore()
     QCOMPARE(panel.approvalModeBox()->currentData().toInt(),
              int(McpApprovalMode::AskAboveSeverity));
     QCOMPARE(panel.severityBox()->currentData().toString(), u"medium"_s);
+    QCOMPARE(panel.approvalTimeoutBox()->value(), 45);
     QCOMPARE(post(m_nam, host.url(), token, initializeBody()).status, 200);
     host.setEnabled(false);
 }
