@@ -7,6 +7,7 @@
 #   ./studio.sh test       set up, build, and run the whole test suite
 #   ./studio.sh bench      set up, build, and print the benchmarks (JSON)
 #   ./studio.sh services   install and start the container engine only
+#   ./studio.sh mcp-clients  install the official MCP test clients (npm, Node 22) only
 #   ./studio.sh build      set up the toolchain and build only
 #   ./studio.sh shell      a shell inside the build root (where one is used)
 #
@@ -117,6 +118,15 @@ images() {
     "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images prune >/dev/null || true
 }
 
+# The official MCP clients the MCP tests drive (@modelcontextprotocol/sdk and
+# /conformance, with Node 22 from the npm registry), cached under
+# $SANDBOX_STUDIO_CACHE/mcp-clients-<hash of tests/mcp/package-lock.json>. Installed where
+# the tests run (inside the build root when one is used).
+mcp_clients() {
+    log "ensuring the MCP test clients (tests/mcp/package-lock.json)"
+    "${RUN[@]}" tests/mcp/install-clients.sh >/dev/null
+}
+
 setup() {
     services
     toolchain
@@ -137,8 +147,13 @@ case "${1:-}" in
         log "launching Sandbox Studio"
         exec "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" "${@:2}"
         ;;
+    mcp-clients)
+        toolchain
+        mcp_clients
+        ;;
     test)
         setup python javascript r cpp go java
+        mcp_clients
         log "running the test suite"
         "${RUN[@]}" ctest --preset "$PRESET" "${@:2}"
         ;;
@@ -151,7 +166,7 @@ case "${1:-}" in
         exec "${RUN[@]}" bash
         ;;
     *)
-        sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
 esac

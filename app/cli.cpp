@@ -671,8 +671,11 @@ int cmdMcp(const QStringList &args)
          QStringLiteral("size")},
         {QStringLiteral("backend"), QStringLiteral("docker (default) or docker-tls"),
          QStringLiteral("kind")},
-        {QStringLiteral("host"), QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
+        {QStringLiteral("host"),
+         QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
          QStringLiteral("uri")},
+        {QStringLiteral("conformance-fixtures"),
+         QStringLiteral("TESTING ONLY: add the fixture tools the MCP conformance runner calls")},
     });
     p.process(QStringList{QStringLiteral("sandbox-studio mcp")} + args);
     if (!p.positionalArguments().isEmpty()) {
@@ -741,6 +744,7 @@ int cmdMcp(const QStringList &args)
 
     McpServer server(eng);
     server.setDefaultLimits(limits);
+    server.setConformanceFixtures(p.isSet(QStringLiteral("conformance-fixtures")));
     // McpServer logs to the category sandbox.mcp, which goes to stderr.
 
     if (::pipe(g_signalPipe) != 0) {

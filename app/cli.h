@@ -3,8 +3,8 @@
 
 #include <QStringList>
 
-/// Headless subcommands: run, images, doctor, reap, bench, deps, mcp. Returns the process exit code.
-/// `run` exits with the program's status; engine failures exit 125, usage errors 2.
+/// Headless subcommands: run, images, doctor, reap, bench, deps, mcp. Returns the process exit
+/// code. `run` exits with the program's status; engine failures exit 125, usage errors 2.
 int runCli(const QStringList &args);
 
 /// Usage text for --help.

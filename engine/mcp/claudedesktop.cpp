@@ -51,8 +51,9 @@ Result<ConfigureOutcome> configure(const QString &pathIn, const QString &executa
     const QString executable =
         executableIn.isEmpty() ? QCoreApplication::applicationFilePath() : executableIn;
     if (executable.isEmpty() || !QFileInfo(executable).isAbsolute())
-        return fail(ErrorCode::InvalidArgument,
-                    u"The command for Claude Desktop must be an absolute path: %1"_s.arg(executable));
+        return fail(
+            ErrorCode::InvalidArgument,
+            u"The command for Claude Desktop must be an absolute path: %1"_s.arg(executable));
     if (name.isEmpty())
         return fail(ErrorCode::InvalidArgument, u"The server name must not be empty"_s);
 
@@ -83,8 +84,9 @@ Result<ConfigureOutcome> configure(const QString &pathIn, const QString &executa
     }
     const QJsonValue serversV = root.value(u"mcpServers"_s);
     if (!serversV.isUndefined() && !serversV.isObject())
-        return fail(ErrorCode::ProtocolError,
-                    u"\"mcpServers\" in %1 is not an object; the file was left as it is"_s.arg(path));
+        return fail(
+            ErrorCode::ProtocolError,
+            u"\"mcpServers\" in %1 is not an object; the file was left as it is"_s.arg(path));
     QJsonObject servers = serversV.toObject();
     QJsonObject entry = servers.value(name).toObject();
     // Keep what people added to our entry (env, ...); set what we own.
@@ -103,8 +105,8 @@ Result<ConfigureOutcome> configure(const QString &pathIn, const QString &executa
         return fail(ErrorCode::IoError,
                     u"Cannot create the folder %1"_s.arg(QFileInfo(path).absolutePath()));
     if (!out.created) {
-        out.backupPath = path + u".bak-"_s +
-                         QDateTime::currentDateTime().toString(u"yyyyMMdd-HHmmss"_s);
+        out.backupPath =
+            path + u".bak-"_s + QDateTime::currentDateTime().toString(u"yyyyMMdd-HHmmss"_s);
         QFile backup(out.backupPath);
         if (!backup.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
             backup.write(previous) != previous.size() || !backup.flush())

@@ -28,16 +28,19 @@ QJsonObject serverEntry(const QString &executable);
 
 /// The snippet people can paste: {"mcpServers": {name: serverEntry(executable)}},
 /// indented JSON.
-QByteArray snippet(const QString &executable, const QString &name = QLatin1String(DefaultServerName));
+QByteArray snippet(const QString &executable,
+                   const QString &name = QLatin1String(DefaultServerName));
 
 /// What configure() did.
 struct ConfigureOutcome
 {
-    QString path;       ///< the configuration file written
-    QString backupPath; ///< copy of the previous file ("...json.bak-YYYYmmdd-HHMMSS"); empty when there was none
+    QString path;         ///< the configuration file written
+    QString backupPath;   ///< copy of the previous file ("...json.bak-YYYYmmdd-HHMMSS"); empty when
+                          ///< there was none
     bool created = false; ///< the file did not exist before
-    bool changed = false; ///< our entry was added or differed (false: already up to date, nothing written)
-    QByteArray snippet;   ///< snippet(executable, name)
+    bool changed =
+        false; ///< our entry was added or differed (false: already up to date, nothing written)
+    QByteArray snippet; ///< snippet(executable, name)
 };
 
 /// Adds or updates our entry in the file at path (configPath() when empty), keeping every

@@ -11,6 +11,7 @@
 
 #include "mcp/mcpserver.h"
 
+#include <QDateTime>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -37,30 +38,45 @@ constexpr int KeepAliveMs = 15'000;
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 406:
+        return "Not Acceptable";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Content Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    default:
+        return "Status";
     }
 }
 
 QByteArray jsonRpcErrorBody(int code, const QString &message)
 {
-    return QJsonDocument(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
-                                     {u"id"_s, QJsonValue::Null},
-                                     {u"error"_s, QJsonObject{{u"code"_s, code},
-                                                              {u"message"_s, message}}}})
+    return QJsonDocument(
+               QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                           {u"id"_s, QJsonValue::Null},
+                           {u"error"_s, QJsonObject{{u"code"_s, code}, {u"message"_s, message}}}})
         .toJson(QJsonDocument::Compact);
 }
 
@@ -149,7 +165,8 @@ struct McpHttpServer::Private
     QString token;
     /// Open GET streams per session (oldest first).
     QHash<QString, QList<QPointer<HttpConnection>>> getStreams;
-    QStringList sessions; ///< McpServer connections opened by this transport
+    QStringList sessions;               ///< McpServer connections opened by this transport
+    QHash<QString, QDateTime> lastSeen; ///< per session: the last request
     QTimer keepAlive;
 
     void handle(HttpConnection *conn, const Request &req);
@@ -181,7 +198,28 @@ struct McpHttpServer::Private
             if (c)
                 c->endSse();
         sessions.removeAll(sid);
+        lastSeen.remove(sid);
         server->closeConnection(sid);
+    }
+    void expireIdleSessions()
+    {
+        if (options.idleTimeoutMs <= 0)
+            return;
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QHash<QString, int> busy;
+        for (const McpClientInfo &c : server->clients())
+            busy.insert(c.connectionId, c.callsInFlight);
+        const QStringList all = sessions;
+        for (const QString &sid : all) {
+            auto &streams = getStreams[sid];
+            streams.removeIf([](const QPointer<HttpConnection> &c) { return !c || !c->alive(); });
+            if (busy.value(sid) > 0 || !streams.isEmpty())
+                continue;
+            if (lastSeen.value(sid, now).msecsTo(now) > options.idleTimeoutMs) {
+                qCInfo(lcMcpHttp).noquote() << "session" << sid.left(8) << "idle: ended";
+                endSession(sid);
+            }
+        }
     }
 };
 
@@ -269,10 +307,10 @@ void HttpConnection::readMore()
             if (m_contentLength > m_server->options.maxBodyBytes) {
                 m_closeAfter = true;
                 m_busy = true;
-                m_server->refuse(this, 413,
-                                 u"Request body of %1 bytes exceeds the limit of %2 bytes"_s
-                                     .arg(m_contentLength)
-                                     .arg(m_server->options.maxBodyBytes));
+                m_server->refuse(
+                    this, 413,
+                    u"Request body of %1 bytes exceeds the limit of %2 bytes"_s.arg(m_contentLength)
+                        .arg(m_server->options.maxBodyBytes));
                 return;
             }
             m_haveHeaders = true;
@@ -369,18 +407,20 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     // DNS rebinding: a page on evil.example resolved to 127.0.0.1 still says Host: evil.example.
     const QString host = QString::fromLatin1(req.header("host"));
     if (host.isEmpty() || !isLoopbackHostName(hostWithoutPort(host))) {
-        refuse(conn, 403, u"Forbidden: Host %1 is not this machine's loopback name"_s.arg(
-                              host.isEmpty() ? u"(missing)"_s : host));
+        refuse(conn, 403,
+               u"Forbidden: Host %1 is not this machine's loopback name"_s.arg(
+                   host.isEmpty() ? u"(missing)"_s : host));
         return;
     }
     const QByteArray origin = req.header("origin");
     if (!origin.isEmpty()) {
         const QUrl o(QString::fromLatin1(origin));
-        const bool local = (o.scheme() == u"http"_s || o.scheme() == u"https"_s) &&
-                           isLoopbackHostName(o.host().contains(u':') ? u"[%1]"_s.arg(o.host())
-                                                                       : o.host());
+        const bool local =
+            (o.scheme() == u"http"_s || o.scheme() == u"https"_s) &&
+            isLoopbackHostName(o.host().contains(u':') ? u"[%1]"_s.arg(o.host()) : o.host());
         if (!local && !options.allowedOrigins.contains(QString::fromLatin1(origin))) {
-            refuse(conn, 403, u"Forbidden: Origin %1 is not allowed"_s.arg(QString::fromLatin1(origin)));
+            refuse(conn, 403,
+                   u"Forbidden: Origin %1 is not allowed"_s.arg(QString::fromLatin1(origin)));
             return;
         }
     }
@@ -403,9 +443,10 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     const QByteArray protocolHeader = req.header("mcp-protocol-version");
     if (!protocolHeader.isEmpty() &&
         !mcpSupportedProtocolVersions().contains(QString::fromLatin1(protocolHeader))) {
-        refuse(conn, 400, u"Bad Request: unsupported MCP-Protocol-Version %1 (supported: %2)"_s.arg(
-                              QString::fromLatin1(protocolHeader),
-                              mcpSupportedProtocolVersions().join(u", "_s)));
+        refuse(
+            conn, 400,
+            u"Bad Request: unsupported MCP-Protocol-Version %1 (supported: %2)"_s.arg(
+                QString::fromLatin1(protocolHeader), mcpSupportedProtocolVersions().join(u", "_s)));
         return;
     }
     const QString sid = QString::fromLatin1(req.header("mcp-session-id"));
@@ -415,7 +456,8 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
 
     if (req.method == "GET") {
         if (!accept.contains("text/event-stream")) {
-            refuse(conn, 406, u"Not Acceptable: GET opens an SSE stream (Accept: text/event-stream)"_s);
+            refuse(conn, 406,
+                   u"Not Acceptable: GET opens an SSE stream (Accept: text/event-stream)"_s);
             return;
         }
         if (sid.isEmpty()) {
@@ -469,15 +511,17 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     QJsonParseError perr{};
     const QJsonDocument doc = QJsonDocument::fromJson(req.body, &perr);
     if (perr.error != QJsonParseError::NoError || (!doc.isObject() && !doc.isArray())) {
-        refuse(conn, 400, u"Parse error: %1"_s.arg(perr.error != QJsonParseError::NoError
-                                                         ? perr.errorString()
-                                                         : u"expected a JSON object"_s));
+        refuse(conn, 400,
+               u"Parse error: %1"_s.arg(perr.error != QJsonParseError::NoError
+                                            ? perr.errorString()
+                                            : u"expected a JSON object"_s));
         return;
     }
-    const bool isInitialize =
-        doc.isObject() && doc.object().value(u"method"_s) == u"initialize"_s;
+    const bool isInitialize = doc.isObject() && doc.object().value(u"method"_s) == u"initialize"_s;
     QString session = sid;
     bool opened = false;
+    if (!sid.isEmpty() && sessions.contains(sid))
+        lastSeen.insert(sid, QDateTime::currentDateTimeUtc());
     if (isInitialize && sid.isEmpty()) {
         // The session's own GET streams carry what the server sends outside requests.
         auto holder = std::make_shared<QString>();
@@ -485,9 +529,11 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
             u"http"_s, [this, holder](const QJsonValue &v) { notifySession(*holder, v); });
         *holder = session;
         sessions << session;
+        lastSeen.insert(session, QDateTime::currentDateTimeUtc());
         opened = true;
     } else if (sid.isEmpty()) {
-        refuse(conn, 400, u"Bad Request: Mcp-Session-Id header is required (send initialize first)"_s);
+        refuse(conn, 400,
+               u"Bad Request: Mcp-Session-Id header is required (send initialize first)"_s);
         return;
     } else if (!sessions.contains(sid) || !server->hasConnection(sid)) {
         refuse(conn, 404, u"Session not found: start a new one with initialize"_s);
@@ -495,7 +541,8 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
     }
 
     const bool sse = acceptsSse;
-    const QList<std::pair<QByteArray, QByteArray>> headers = {{"Mcp-Session-Id", session.toLatin1()}};
+    const QList<std::pair<QByteArray, QByteArray>> headers = {
+        {"Mcp-Session-Id", session.toLatin1()}};
     QPointer<HttpConnection> guard(conn);
     auto collected = std::make_shared<QJsonValue>();
     auto started = std::make_shared<bool>(false);
@@ -507,8 +554,9 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
                 guard->beginSse(headers);
                 *started = true;
             }
-            guard->sseEvent(v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
-                                        : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+            guard->sseEvent(v.isArray()
+                                ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                                : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
             return;
         }
         // JSON mode: only the response (or batch of responses) is kept.
@@ -516,7 +564,11 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
         if (response)
             *collected = v;
     };
-    auto done = [this, guard, sse, collected, started, headers, session, opened] {
+    // Calls can end after this transport is gone (the GUI switched HTTP off mid-run).
+    QPointer<McpHttpServer> owner(q);
+    auto done = [this, owner, guard, sse, collected, started, headers, session, opened] {
+        if (!owner)
+            return;
         if (opened && server->protocolVersion(session).isEmpty()) {
             // initialize failed: no session comes of it.
             sessions.removeAll(session);
@@ -532,7 +584,8 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
             return;
         }
         const QByteArray body =
-            collected->isArray() ? QJsonDocument(collected->toArray()).toJson(QJsonDocument::Compact)
+            collected->isArray()
+                ? QJsonDocument(collected->toArray()).toJson(QJsonDocument::Compact)
             : collected->isObject()
                 ? QJsonDocument(collected->toObject()).toJson(QJsonDocument::Compact)
                 : QByteArray();
@@ -555,6 +608,7 @@ McpHttpServer::McpHttpServer(McpServer *server, QObject *parent)
             for (const auto &c : streams)
                 if (c)
                     c->sseComment("keep-alive");
+        d->expireIdleSessions();
     });
 }
 

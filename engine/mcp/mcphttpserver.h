@@ -30,6 +30,9 @@ struct McpHttpOptions
     QStringList allowedOrigins;
     /// Open GET streams per session; a further GET closes the oldest one.
     int maxStreamsPerSession = 4;
+    /// A session with no request, no call in flight and no open GET stream for this long
+    /// is ended (its notebook sandboxes removed), in milliseconds; 0 = never.
+    qint64 idleTimeoutMs = 30 * 60 * 1000;
 };
 
 /// The MCP Streamable HTTP transport (MCP 2025-03-26/2025-06-18/2025-11-25, "Transports"),

@@ -87,8 +87,8 @@ QString idKey(const QJsonValue &id)
 const QStringList &logLevels()
 {
     // RFC 5424 severities, as MCP's logging/setLevel names them, least severe first.
-    static const QStringList levels = {u"debug"_s,    u"info"_s,     u"notice"_s, u"warning"_s,
-                                       u"error"_s,    u"critical"_s, u"alert"_s,  u"emergency"_s};
+    static const QStringList levels = {u"debug"_s, u"info"_s,     u"notice"_s, u"warning"_s,
+                                       u"error"_s, u"critical"_s, u"alert"_s,  u"emergency"_s};
     return levels;
 }
 
@@ -150,7 +150,7 @@ struct McpServer::Private
         McpClientInfo info;
         McpSend notify;
         bool initialized = false;
-        QString logLevel; ///< empty: the client did not ask for log messages
+        QString logLevel;                ///< empty: the client did not ask for log messages
         QHash<QString, qint64> inflight; ///< idKey(request id) -> call id
         QStringList sessions;
     };
@@ -196,6 +196,7 @@ struct McpServer::Private
     McpPolicyChecker policyChecker;
     Limits defaultLimits;
     qint64 maxTimeoutMs = 600'000;
+    bool fixtures = false;
     QThreadPool pool;
 
     std::shared_ptr<Engine> currentEngine() const
@@ -237,7 +238,9 @@ struct McpServer::Private
     void finishCall(const std::shared_ptr<Call> &call, McpCallResult result);
     void finishWithToolError(const std::shared_ptr<Call> &call, const QString &message,
                              bool denied = false);
-    void sendProgress(const std::shared_ptr<Call> &call, const QString &message);
+    void sendProgress(const std::shared_ptr<Call> &call, const QString &message, double value = -1,
+                      double total = -1);
+    void runFixture(const std::shared_ptr<Call> &call);
     void sendLog(const std::shared_ptr<Call> &call, const QString &level, const QString &text);
     void cancelCall(const std::shared_ptr<Call> &call, const QString &reason);
     Notebook *notebookFor(const std::shared_ptr<Call> &call, const QJsonObject &args,
@@ -245,8 +248,7 @@ struct McpServer::Private
 
     /// Runs work on the pool; then(result) runs on the server's thread unless the server
     /// is gone.
-    template <typename T>
-    void async(std::function<T()> work, std::function<void(T)> then)
+    template <typename T> void async(std::function<T()> work, std::function<void(T)> then)
     {
         QPointer<McpServer> guard(q);
         pool.start([work = std::move(work), then = std::move(then), guard]() mutable {
@@ -446,7 +448,16 @@ QJsonObject McpServer::serverInfo()
 
 QJsonObject McpServer::toolsList() const
 {
-    return QJsonObject{{u"tools"_s, mcptools::toolDefinitions()}};
+    QJsonArray tools = mcptools::toolDefinitions();
+    if (d->fixtures)
+        for (const QJsonValue &t : mcptools::fixtureToolDefinitions())
+            tools.append(t);
+    return QJsonObject{{u"tools"_s, tools}};
+}
+
+void McpServer::setConformanceFixtures(bool enabled)
+{
+    d->fixtures = enabled;
 }
 
 // --- JSON-RPC dispatch ------------------------------------------------------------------
@@ -465,11 +476,11 @@ McpDispatch McpServer::handleMessage(const QString &connectionId, const QByteArr
         out.parseError = true;
         out.requests = 1;
         ex->pending = 1;
-        ex->respond(errorResponse(QJsonValue::Null, ParseError,
-                                  perr.error != QJsonParseError::NoError
-                                      ? u"Parse error: %1 at offset %2"_s.arg(perr.errorString())
-                                            .arg(perr.offset)
-                                      : u"Parse error: a message is a JSON object or array"_s));
+        ex->respond(errorResponse(
+            QJsonValue::Null, ParseError,
+            perr.error != QJsonParseError::NoError
+                ? u"Parse error: %1 at offset %2"_s.arg(perr.errorString()).arg(perr.offset)
+                : u"Parse error: a message is a JSON object or array"_s));
         return out;
     }
 
@@ -536,10 +547,12 @@ void McpServer::Private::dispatchOne(const QString &connectionId, const QJsonVal
     const QJsonValue id = o.value(u"id"_s);
     const bool idOk = hasId && isValidId(id);
     const QJsonValue replyId = idOk ? id : QJsonValue(QJsonValue::Null);
+    if (!o.contains(u"method"_s) && (o.contains(u"result"_s) || o.contains(u"error"_s)) && hasId)
+        return; // a response from the client: this server sends no requests
     if (o.value(u"jsonrpc"_s) != u"2.0"_s) {
         if (hasId || !o.contains(u"method"_s))
-            ex->respond(
-                errorResponse(replyId, InvalidRequest, u"Invalid Request: jsonrpc must be \"2.0\""_s));
+            ex->respond(errorResponse(replyId, InvalidRequest,
+                                      u"Invalid Request: jsonrpc must be \"2.0\""_s));
         return;
     }
     if (!o.contains(u"method"_s)) {
@@ -550,8 +563,8 @@ void McpServer::Private::dispatchOne(const QString &connectionId, const QJsonVal
     }
     if (!o.value(u"method"_s).isString()) {
         if (hasId)
-            ex->respond(
-                errorResponse(replyId, InvalidRequest, u"Invalid Request: method must be a string"_s));
+            ex->respond(errorResponse(replyId, InvalidRequest,
+                                      u"Invalid Request: method must be a string"_s));
         return;
     }
     const QString method = o.value(u"method"_s).toString();
@@ -563,7 +576,8 @@ void McpServer::Private::dispatchOne(const QString &connectionId, const QJsonVal
     const QJsonValue params = o.value(u"params"_s);
     if (!params.isUndefined() && !params.isObject()) {
         if (hasId)
-            ex->respond(errorResponse(id, InvalidParams, u"Invalid params: params must be an object"_s));
+            ex->respond(
+                errorResponse(id, InvalidParams, u"Invalid params: params must be an object"_s));
         return;
     }
     if (!hasId) {
@@ -605,9 +619,8 @@ QJsonObject McpServer::Private::initializeResult(Connection &c, const QJsonObjec
     c.initialized = true;
     QJsonObject result{
         {u"protocolVersion"_s, version},
-        {u"capabilities"_s,
-         QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, false}}},
-                     {u"logging"_s, QJsonObject{}}}},
+        {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, false}}},
+                                        {u"logging"_s, QJsonObject{}}}},
         {u"serverInfo"_s, McpServer::serverInfo()},
         {u"instructions"_s,
          u"Sandbox Studio runs code in hardened, throw-away containers (no network, limited "
@@ -655,7 +668,8 @@ void McpServer::Private::handleRequest(const QString &connectionId, const QJsonV
     if (method == u"tools/list"_s) {
         const QJsonValue cursor = params.value(u"cursor"_s);
         if (!cursor.isUndefined() && !cursor.isString()) {
-            ex->respond(errorResponse(id, InvalidParams, u"Invalid params: cursor must be a string"_s));
+            ex->respond(
+                errorResponse(id, InvalidParams, u"Invalid params: cursor must be a string"_s));
             return;
         }
         ex->respond(resultResponse(id, q->toolsList()));
@@ -715,15 +729,17 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
             errorResponse(id, InvalidParams, u"Invalid params: arguments must be an object"_s));
         return;
     }
-    if (!mcptools::toolNames().contains(name)) {
-        ex->respond(errorResponse(id, InvalidParams, u"Unknown tool: %1 (tools/list names the "
-                                                     u"tools)"_s.arg(name)));
+    const bool fixture = fixtures && mcptools::fixtureToolNames().contains(name);
+    if (!fixture && !mcptools::toolNames().contains(name)) {
+        ex->respond(errorResponse(id, InvalidParams,
+                                  u"Unknown tool: %1 (tools/list names the "
+                                  u"tools)"_s.arg(name)));
         return;
     }
     if (c.inflight.contains(idKey(id))) {
-        ex->respond(errorResponse(id, InvalidRequest,
-                                  u"Invalid Request: request id %1 is already in use"_s.arg(
-                                      idKey(id).mid(2))));
+        ex->respond(errorResponse(
+            id, InvalidRequest,
+            u"Invalid Request: request id %1 is already in use"_s.arg(idKey(id).mid(2))));
         return;
     }
     const QJsonObject args = argsV.toObject();
@@ -746,7 +762,8 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
 
     // Argument errors: a tool execution error from 2025-11-25 on (the model can correct
     // itself, SEP-1303), a JSON-RPC -32602 before.
-    if (const QString problem = mcptools::validateArguments(name, args); !problem.isEmpty()) {
+    if (const QString problem = fixture ? QString() : mcptools::validateArguments(name, args);
+        !problem.isEmpty()) {
         if (call->revision == u"2025-11-25"_s) {
             const QJsonObject result{
                 {u"content"_s,
@@ -773,7 +790,9 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
     }
     updateCallsInFlight(connectionId);
 
-    if (name == u"list_languages"_s) {
+    if (fixture) {
+        runFixture(call);
+    } else if (name == u"list_languages"_s) {
         startCall(call);
         McpCallResult r;
         r.mcpResult = mcptools::listLanguagesResult();
@@ -823,8 +842,8 @@ void McpServer::Private::finishCall(const std::shared_ptr<Call> &call, McpCallRe
         result.durationMs = call->timer.elapsed();
     if (result.mcpResult.isEmpty()) {
         result.mcpResult = QJsonObject{
-            {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s},
-                                                  {u"text"_s, result.errorMessage}}}},
+            {u"content"_s,
+             QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, result.errorMessage}}}},
             {u"isError"_s, true}};
         result.isError = true;
     }
@@ -851,19 +870,21 @@ void McpServer::Private::finishWithToolError(const std::shared_ptr<Call> &call,
     r.denied = denied;
     r.errorMessage = message;
     r.mcpResult = QJsonObject{
-        {u"content"_s,
-         QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, message}}}},
+        {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, message}}}},
         {u"isError"_s, true}};
     finishCall(call, std::move(r));
 }
 
-void McpServer::Private::sendProgress(const std::shared_ptr<Call> &call, const QString &message)
+void McpServer::Private::sendProgress(const std::shared_ptr<Call> &call, const QString &message,
+                                      double value, double total)
 {
     if (call->finished || call->progressToken.isUndefined() || call->progressToken.isNull())
         return;
-    call->progress += 1;
-    QJsonObject p{{u"progressToken"_s, call->progressToken},
-                  {u"progress"_s, call->progress}};
+    // MCP progress: the value increases with each notification, even without a total.
+    call->progress = value >= 0 ? std::max(value, call->progress) : call->progress + 1;
+    QJsonObject p{{u"progressToken"_s, call->progressToken}, {u"progress"_s, call->progress}};
+    if (total > 0)
+        p.insert(u"total"_s, total);
     if (!message.isEmpty())
         p.insert(u"message"_s, message);
     call->exchange->send(notification(u"notifications/progress"_s, p));
@@ -910,10 +931,10 @@ void McpServer::Private::checkAndApprove(const std::shared_ptr<Call> &call,
         call->findings = findings;
         for (const PolicyFinding &f : std::as_const(findings)) {
             if (f.action == u"block"_s) {
-                finishWithToolError(call, u"Blocked by the policy of Sandbox Studio: %1 (rule "
-                                           u"%2, line %3). The code was not run."_s
-                                              .arg(f.message, f.rule)
-                                              .arg(f.line));
+                finishWithToolError(call,
+                                    u"Blocked by the policy of Sandbox Studio: %1 (rule "
+                                    u"%2, line %3). The code was not run."_s.arg(f.message, f.rule)
+                                        .arg(f.line));
                 return;
             }
         }
@@ -983,8 +1004,7 @@ void McpServer::Private::checkAndApprove(const std::shared_ptr<Call> &call,
                                 std::move(decide));
 }
 
-void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call,
-                                        const QJsonObject &args)
+void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call, const QJsonObject &args)
 {
     const auto engineNow = currentEngine();
     RunRequest req;
@@ -994,8 +1014,9 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call,
     req.limits = defaultLimits;
     const auto *lang = LanguageRegistry::instance().find(req.language);
     if (!lang) {
-        finishWithToolError(call, u"Unknown language \"%1\"; list_languages names them: %2"_s.arg(
-                                      req.language, LanguageRegistry::instance().ids().join(u", "_s)));
+        finishWithToolError(call,
+                            u"Unknown language \"%1\"; list_languages names them: %2"_s.arg(
+                                req.language, LanguageRegistry::instance().ids().join(u", "_s)));
         return;
     }
     req.language = lang->id;
@@ -1013,12 +1034,12 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call,
         InputFile in;
         in.path = f.value(u"path"_s).toString();
         if (f.contains(u"content_base64"_s)) {
-            auto decoded = QByteArray::fromBase64Encoding(
-                f.value(u"content_base64"_s).toString().toLatin1(),
-                QByteArray::AbortOnBase64DecodingErrors);
+            auto decoded =
+                QByteArray::fromBase64Encoding(f.value(u"content_base64"_s).toString().toLatin1(),
+                                               QByteArray::AbortOnBase64DecodingErrors);
             if (!decoded) {
-                finishWithToolError(call, u"files: content_base64 of %1 is not valid base64"_s.arg(
-                                              in.path));
+                finishWithToolError(
+                    call, u"files: content_base64 of %1 is not valid base64"_s.arg(in.path));
                 return;
             }
             in.content = *decoded;
@@ -1077,6 +1098,67 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call,
     });
 }
 
+void McpServer::Private::runFixture(const std::shared_ptr<Call> &call)
+{
+    startCall(call);
+    const QString name = call->info.tool;
+    auto text = [](const QString &t) {
+        return QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, t}};
+    };
+    auto done = [this, call](QJsonArray content, bool isError = false) {
+        McpCallResult r;
+        r.mcpResult = QJsonObject{{u"content"_s, content}, {u"isError"_s, isError}};
+        finishCall(call, std::move(r));
+    };
+    const QJsonObject image{{u"type"_s, u"image"_s},
+                            {u"data"_s, mcptools::fixturePngBase64()},
+                            {u"mimeType"_s, u"image/png"_s}};
+    const QJsonObject resource{
+        {u"type"_s, u"resource"_s},
+        {u"resource"_s, QJsonObject{{u"uri"_s, u"test://embedded-resource"_s},
+                                    {u"mimeType"_s, u"text/plain"_s},
+                                    {u"text"_s, u"This is an embedded resource content."_s}}}};
+    if (name == u"test_simple_text"_s) {
+        done({text(u"This is a simple text response for testing."_s)});
+    } else if (name == u"test_image_content"_s) {
+        done({image});
+    } else if (name == u"test_audio_content"_s) {
+        done({QJsonObject{{u"type"_s, u"audio"_s},
+                          {u"data"_s, mcptools::fixtureWavBase64()},
+                          {u"mimeType"_s, u"audio/wav"_s}}});
+    } else if (name == u"test_embedded_resource"_s) {
+        done({resource});
+    } else if (name == u"test_multiple_content_types"_s) {
+        done({text(u"Multiple content types test:"_s), image, resource});
+    } else if (name == u"test_error_handling"_s) {
+        done({text(u"This tool intentionally returns an error for testing"_s)}, true);
+    } else if (name == u"test_tool_with_logging"_s) {
+        sendLog(call, u"info"_s, u"Tool execution started"_s);
+        QTimer::singleShot(50, q, [this, call, done] {
+            sendLog(call, u"info"_s, u"Tool processing data"_s);
+            QTimer::singleShot(50, q, [this, call, done] {
+                sendLog(call, u"info"_s, u"Tool execution completed"_s);
+                done({QJsonObject{{u"type"_s, u"text"_s},
+                                  {u"text"_s, u"Tool with logging executed successfully"_s}}});
+            });
+        });
+    } else if (name == u"test_tool_with_progress"_s) {
+        sendProgress(call, {}, 0, 100);
+        QTimer::singleShot(50, q, [this, call, done] {
+            sendProgress(call, {}, 50, 100);
+            QTimer::singleShot(50, q, [this, call, done] {
+                sendProgress(call, {}, 100, 100);
+                done({QJsonObject{{u"type"_s, u"text"_s},
+                                  {u"text"_s, u"Tool with progress executed successfully"_s}}});
+            });
+        });
+    } else if (name == u"json_schema_2020_12_tool"_s) {
+        done({text(u"JSON Schema 2020-12 tool called"_s)});
+    } else {
+        done({text(u"no such fixture"_s)}, true);
+    }
+}
+
 McpServer::Private::Notebook *McpServer::Private::notebookFor(const std::shared_ptr<Call> &call,
                                                               const QJsonObject &args,
                                                               QString *error)
@@ -1099,9 +1181,10 @@ void McpServer::Private::runCreateSession(const std::shared_ptr<Call> &call,
     const auto engineNow = currentEngine();
     const auto *lang = LanguageRegistry::instance().find(args.value(u"language"_s).toString());
     if (!lang || !mcptools::notebookLanguages().contains(lang->id)) {
-        finishWithToolError(call, u"Notebook sessions exist for %1; \"%2\" is not one of them."_s.arg(
-                                      mcptools::notebookLanguages().join(u", "_s),
-                                      args.value(u"language"_s).toString()));
+        finishWithToolError(
+            call,
+            u"Notebook sessions exist for %1; \"%2\" is not one of them."_s.arg(
+                mcptools::notebookLanguages().join(u", "_s), args.value(u"language"_s).toString()));
         return;
     }
     call->info.language = lang->id;
@@ -1127,7 +1210,8 @@ void McpServer::Private::runCreateSession(const std::shared_ptr<Call> &call,
         },
         [this, call, language](Result<std::shared_ptr<NotebookSession>> r) {
             if (!r) {
-                finishWithToolError(call, u"Could not start the session: "_s + r.error().toString());
+                finishWithToolError(call,
+                                    u"Could not start the session: "_s + r.error().toString());
                 return;
             }
             auto session = *r;
@@ -1173,7 +1257,8 @@ void McpServer::Private::runExecuteCell(const std::shared_ptr<Call> &call, const
     const QString sid = nb->id;
     qint64 timeoutMs = defaultLimits.timeoutMs;
     if (args.contains(u"timeout"_s))
-        timeoutMs = std::min<qint64>(maxTimeoutMs, qint64(args.value(u"timeout"_s).toDouble() * 1000));
+        timeoutMs =
+            std::min<qint64>(maxTimeoutMs, qint64(args.value(u"timeout"_s).toDouble() * 1000));
     checkAndApprove(call, [this, call, session, sid, timeoutMs] {
         startCall(call);
         call->notebook = session;
@@ -1201,8 +1286,7 @@ void McpServer::Private::runExecuteCell(const std::shared_ptr<Call> &call, const
     });
 }
 
-void McpServer::Private::runCloseSession(const std::shared_ptr<Call> &call,
-                                         const QJsonObject &args)
+void McpServer::Private::runCloseSession(const std::shared_ptr<Call> &call, const QJsonObject &args)
 {
     QString error;
     Notebook *nb = notebookFor(call, args, &error);
@@ -1244,8 +1328,9 @@ void McpServer::Private::runUpload(const std::shared_ptr<Call> &call, const QJso
         finishWithToolError(call, u"path: "_s + path.error().message);
         return;
     }
-    auto data = QByteArray::fromBase64Encoding(args.value(u"content_base64"_s).toString().toLatin1(),
-                                               QByteArray::AbortOnBase64DecodingErrors);
+    auto data =
+        QByteArray::fromBase64Encoding(args.value(u"content_base64"_s).toString().toLatin1(),
+                                       QByteArray::AbortOnBase64DecodingErrors);
     if (!data) {
         finishWithToolError(call, u"content_base64 is not valid base64"_s);
         return;
@@ -1272,8 +1357,10 @@ void McpServer::Private::runUpload(const std::shared_ptr<Call> &call, const QJso
             if (!tar)
                 return std::unexpected(tar.error());
             ExecSpec spec;
-            spec.argv = {u"tar"_s, u"-x"_s, u"-m"_s, u"--no-same-owner"_s, u"-C"_s,
-                         QLatin1String(SandboxWorkDir), u"-f"_s, u"-"_s};
+            spec.argv = {u"tar"_s, u"-x"_s,
+                         u"-m"_s,  u"--no-same-owner"_s,
+                         u"-C"_s,  QLatin1String(SandboxWorkDir),
+                         u"-f"_s,  u"-"_s};
             spec.attachStdin = true;
             spec.stdinData = *tar;
             QByteArray errText;
@@ -1282,7 +1369,8 @@ void McpServer::Private::runUpload(const std::shared_ptr<Call> &call, const QJso
                 errText += b.left(4096);
                 return true;
             };
-            auto r = engineNow->runtime().exec(sandboxId, spec, io, CancelToken{}, Deadline::in(std::chrono::seconds(60)));
+            auto r = engineNow->runtime().exec(sandboxId, spec, io, CancelToken{},
+                                               Deadline::in(std::chrono::seconds(60)));
             if (!r)
                 return std::unexpected(r.error());
             if (r->exitCode != 0)
@@ -1327,8 +1415,8 @@ void McpServer::Private::runDownload(const std::shared_ptr<Call> &call, const QJ
     async<Result<QByteArray>>(
         [engineNow, sandboxId, rel]() -> Result<QByteArray> {
             ExecSpec spec;
-            spec.argv = {u"tar"_s, u"-c"_s, u"-C"_s, QLatin1String(SandboxWorkDir), u"-f"_s,
-                         u"-"_s, u"--"_s, rel};
+            spec.argv = {u"tar"_s, u"-c"_s, u"-C"_s, QLatin1String(SandboxWorkDir),
+                         u"-f"_s,  u"-"_s,  u"--"_s, rel};
             QByteArray out, errText;
             bool tooBig = false;
             ExecIo io;
@@ -1341,31 +1429,34 @@ void McpServer::Private::runDownload(const std::shared_ptr<Call> &call, const QJ
                 errText += b.left(4096);
                 return true;
             };
-            auto r = engineNow->runtime().exec(sandboxId, spec, io, CancelToken{}, Deadline::in(std::chrono::seconds(60)));
+            auto r = engineNow->runtime().exec(sandboxId, spec, io, CancelToken{},
+                                               Deadline::in(std::chrono::seconds(60)));
             if (!r)
                 return std::unexpected(r.error());
             if (tooBig)
                 return fail(ErrorCode::InvalidArgument,
                             u"%1 is larger than %2 MiB"_s.arg(rel).arg(MaxDownloadBytes >> 20));
             if (r->exitCode != 0)
-                return fail(ErrorCode::NotFound,
-                            u"no such file in the session: %1 (%2)"_s.arg(
-                                rel, QString::fromUtf8(errText).trimmed()));
+                return fail(ErrorCode::NotFound, u"no such file in the session: %1 (%2)"_s.arg(
+                                                     rel, QString::fromUtf8(errText).trimmed()));
             QStringList refused;
             bool truncated = false;
-            auto members = readTar(out, TarReadLimits{MaxDownloadBytes + 1, 10}, &refused, &truncated);
+            auto members =
+                readTar(out, TarReadLimits{MaxDownloadBytes + 1, 10}, &refused, &truncated);
             if (!members)
                 return std::unexpected(members.error());
             for (const TarMember &m : *members)
                 if (m.path == rel && m.type == TarMember::Type::File) {
                     if (m.data.size() > MaxDownloadBytes || truncated)
-                        return fail(ErrorCode::InvalidArgument,
-                                    u"%1 is larger than %2 MiB"_s.arg(rel).arg(MaxDownloadBytes >> 20));
+                        return fail(
+                            ErrorCode::InvalidArgument,
+                            u"%1 is larger than %2 MiB"_s.arg(rel).arg(MaxDownloadBytes >> 20));
                     return m.data;
                 }
-            return fail(ErrorCode::NotFound,
-                        u"%1 is not a regular file%2"_s.arg(
-                            rel, refused.isEmpty() ? QString() : u" ("_s + refused.join(u"; "_s) + u')'));
+            return fail(
+                ErrorCode::NotFound,
+                u"%1 is not a regular file%2"_s.arg(
+                    rel, refused.isEmpty() ? QString() : u" ("_s + refused.join(u"; "_s) + u')'));
         },
         [this, call, rel](Result<QByteArray> r) {
             if (!r) {

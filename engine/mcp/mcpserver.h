@@ -52,10 +52,10 @@ struct McpCallInfo
     QString connectionId; ///< McpClientInfo::connectionId
     QString clientName;   ///< McpClientInfo::name
     QString clientVersion;
-    QString tool;      ///< "execute_code", "execute_cell", "upload_file", ...
-    QString language;  ///< language id ("python") when the tool runs code, else empty
-    QString code;      ///< the code to run, when the tool runs code
-    QString sessionId; ///< notebook session of session tools, else empty
+    QString tool;          ///< "execute_code", "execute_cell", "upload_file", ...
+    QString language;      ///< language id ("python") when the tool runs code, else empty
+    QString code;          ///< the code to run, when the tool runs code
+    QString sessionId;     ///< notebook session of session tools, else empty
     QJsonObject arguments; ///< the call's arguments as received (file contents included)
     QDateTime startedAt;   ///< UTC
 };
@@ -64,21 +64,21 @@ struct McpCallInfo
 struct McpCallResult
 {
     qint64 callId = 0;
-    bool isError = false;     ///< the MCP result had isError: true (or a JSON-RPC error)
-    bool denied = false;      ///< the person denied it (approval)
-    bool cancelled = false;   ///< notifications/cancelled or the client went away
-    QString errorMessage;     ///< for people, when isError
-    int exitCode = -1;        ///< program exit status; -1 when nothing ran
-    QByteArray stdoutData;    ///< as captured (capped by Limits::outputBytes)
+    bool isError = false;   ///< the MCP result had isError: true (or a JSON-RPC error)
+    bool denied = false;    ///< the person denied it (approval)
+    bool cancelled = false; ///< notifications/cancelled or the client went away
+    QString errorMessage;   ///< for people, when isError
+    int exitCode = -1;      ///< program exit status; -1 when nothing ran
+    QByteArray stdoutData;  ///< as captured (capped by Limits::outputBytes)
     QByteArray stderrData;
-    QList<Artifact> images;   ///< every plot (image/* artifacts), in order
-    QList<Artifact> files;    ///< other artifacts
-    qint64 durationMs = 0;    ///< wall time of the whole call, approval wait excluded
+    QList<Artifact> images; ///< every plot (image/* artifacts), in order
+    QList<Artifact> files;  ///< other artifacts
+    qint64 durationMs = 0;  ///< wall time of the whole call, approval wait excluded
     bool timedOut = false;
     bool oomKilled = false;
     bool outputTruncated = false;
     QList<PolicyFinding> policyFindings;
-    QJsonObject mcpResult;    ///< the tools/call result object as sent to the client
+    QJsonObject mcpResult; ///< the tools/call result object as sent to the client
 };
 
 /// Asks the person whether a call may run. Answer with McpServer::resolveApproval().
@@ -108,7 +108,7 @@ using McpPolicyChecker =
 /// before it answers: 202 for notifications only, JSON or SSE for requests).
 struct McpDispatch
 {
-    int requests = 0;       ///< requests whose responses will follow through reply
+    int requests = 0;        ///< requests whose responses will follow through reply
     bool parseError = false; ///< the body was not JSON (a -32700 response follows)
     bool initialize = false; ///< the body is an initialize request
 };
@@ -205,6 +205,14 @@ public:
 
     /// The tools/list result: {"tools": [...]} with inputSchema and outputSchema.
     QJsonObject toolsList() const;
+
+    /// TESTING ONLY (`mcp --conformance-fixtures`): adds the fixture tools that the official
+    /// conformance runner calls (test_simple_text, test_image_content, test_audio_content,
+    /// test_embedded_resource, test_multiple_content_types, test_tool_with_logging,
+    /// test_error_handling, test_tool_with_progress, json_schema_2020_12_tool). They run no code;
+    /// they exercise the server's content types, logging and progress notifications on a call's
+    /// stream.
+    void setConformanceFixtures(bool enabled);
 
 Q_SIGNALS:
     /// A tool call started (after approval, when approval was asked).

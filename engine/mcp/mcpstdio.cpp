@@ -85,7 +85,8 @@ void McpStdioTransport::start()
     if (!d->connectionId.isEmpty())
         return;
     Private *p = d.get();
-    d->connectionId = d->server->openConnection(u"stdio"_s, [p](const QJsonValue &v) { p->write(v); });
+    d->connectionId =
+        d->server->openConnection(u"stdio"_s, [p](const QJsonValue &v) { p->write(v); });
     auto state = d->state;
     const int fd = d->inFd;
     // Blocking reads on a thread of their own: works for pipes, files and terminals alike.
@@ -127,20 +128,28 @@ void McpStdioTransport::start()
                     line.chop(1);
                 if (line.trimmed().isEmpty())
                     continue;
-                if (!deliver([line](McpStdioTransport *t) { t->d->server->handleMessage(t->d->connectionId, line, [p = t->d.get()](const QJsonValue &v) { p->write(v); }); }))
+                if (!deliver([line](McpStdioTransport *t) {
+                        t->d->server->handleMessage(
+                            t->d->connectionId, line,
+                            [p = t->d.get()](const QJsonValue &v) { p->write(v); });
+                    }))
                     return;
             }
             if (buffer.size() > MaxLineBytes) {
                 buffer.clear();
                 overlong = true;
                 deliver([](McpStdioTransport *t) {
-                    t->d->server->handleMessage(t->d->connectionId, QByteArray("{"),
-                                                [p = t->d.get()](const QJsonValue &v) { p->write(v); });
+                    t->d->server->handleMessage(
+                        t->d->connectionId, QByteArray("{"),
+                        [p = t->d.get()](const QJsonValue &v) { p->write(v); });
                 });
             }
         }
         if (!buffer.trimmed().isEmpty() && !overlong)
-            deliver([line = buffer](McpStdioTransport *t) { t->d->server->handleMessage(t->d->connectionId, line, [p = t->d.get()](const QJsonValue &v) { p->write(v); }); });
+            deliver([line = buffer](McpStdioTransport *t) {
+                t->d->server->handleMessage(t->d->connectionId, line,
+                                            [p = t->d.get()](const QJsonValue &v) { p->write(v); });
+            });
         deliver([](McpStdioTransport *t) {
             if (t->d->ended)
                 return;

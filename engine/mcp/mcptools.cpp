@@ -85,13 +85,20 @@ QJsonObject tool(const QString &name, const QString &title, const QString &descr
 QString jsonType(const QJsonValue &v)
 {
     switch (v.type()) {
-    case QJsonValue::Null: return u"null"_s;
-    case QJsonValue::Bool: return u"boolean"_s;
-    case QJsonValue::Double: return u"number"_s;
-    case QJsonValue::String: return u"string"_s;
-    case QJsonValue::Array: return u"array"_s;
-    case QJsonValue::Object: return u"object"_s;
-    default: return u"undefined"_s;
+    case QJsonValue::Null:
+        return u"null"_s;
+    case QJsonValue::Bool:
+        return u"boolean"_s;
+    case QJsonValue::Double:
+        return u"number"_s;
+    case QJsonValue::String:
+        return u"string"_s;
+    case QJsonValue::Array:
+        return u"array"_s;
+    case QJsonValue::Object:
+        return u"object"_s;
+    default:
+        return u"undefined"_s;
     }
 }
 
@@ -100,15 +107,12 @@ QString checkValue(const QString &where, const QJsonValue &v, const QJsonObject 
 {
     const QString type = schema.value(u"type"_s).toString();
     const bool isInt = v.isDouble() && std::floor(v.toDouble()) == v.toDouble();
-    const bool typeOk = type.isEmpty() || jsonType(v) == type ||
-                        (type == u"integer"_s && isInt);
+    const bool typeOk = type.isEmpty() || jsonType(v) == type || (type == u"integer"_s && isInt);
     if (!typeOk)
-        return u"%1 must be %2 %3, not %4"_s.arg(where,
-                                                 type == u"integer"_s || type == u"array"_s ||
-                                                         type == u"object"_s
-                                                     ? u"an"_s
-                                                     : u"a"_s,
-                                                 type, jsonType(v));
+        return u"%1 must be %2 %3, not %4"_s.arg(
+            where,
+            type == u"integer"_s || type == u"array"_s || type == u"object"_s ? u"an"_s : u"a"_s,
+            type, jsonType(v));
     if (type == u"number"_s || type == u"integer"_s) {
         const double d = v.toDouble();
         if (schema.contains(u"exclusiveMinimum"_s) &&
@@ -125,7 +129,8 @@ QString checkValue(const QString &where, const QJsonValue &v, const QJsonObject 
         const QJsonObject items = schema.value(u"items"_s).toObject();
         const QJsonArray arr = v.toArray();
         if (schema.contains(u"maxItems"_s) && arr.size() > schema.value(u"maxItems"_s).toInt())
-            return u"%1 has more than %2 items"_s.arg(where).arg(schema.value(u"maxItems"_s).toInt());
+            return u"%1 has more than %2 items"_s.arg(where).arg(
+                schema.value(u"maxItems"_s).toInt());
         for (qsizetype i = 0; i < arr.size(); ++i)
             if (QString p = checkValue(u"%1[%2]"_s.arg(where).arg(i), arr[i], items); !p.isEmpty())
                 return p;
@@ -141,8 +146,8 @@ QString checkValue(const QString &where, const QJsonValue &v, const QJsonObject 
             const QString name = where.isEmpty() ? it.key() : where + u'.' + it.key();
             if (!props.contains(it.key())) {
                 if (schema.value(u"additionalProperties"_s) == QJsonValue(false))
-                    return u"unknown argument %1 (expected: %2)"_s.arg(
-                        name, props.keys().join(u", "_s));
+                    return u"unknown argument %1 (expected: %2)"_s.arg(name,
+                                                                       props.keys().join(u", "_s));
                 continue;
             }
             if (QString p = checkValue(name, it.value(), props.value(it.key()).toObject());
@@ -181,9 +186,8 @@ QJsonArray artifactsJson(const QList<Artifact> &list)
 {
     QJsonArray out;
     for (const Artifact &a : list)
-        out.append(QJsonObject{{u"name"_s, a.name},
-                               {u"mime_type"_s, a.mimeType},
-                               {u"size"_s, a.size()}});
+        out.append(
+            QJsonObject{{u"name"_s, a.name}, {u"mime_type"_s, a.mimeType}, {u"size"_s, a.size()}});
     return out;
 }
 
@@ -212,12 +216,12 @@ QJsonArray toolDefinitions()
     QJsonObject languageProp = prop(u"string"_s, u"one of: "_s + langs);
     languageProp.insert(u"enum"_s, QJsonArray::fromStringList(LanguageRegistry::instance().ids()));
     QJsonObject codeProp = prop(u"string"_s, u"the program's source code"_s);
-    QJsonObject fileItem = object(
-        {{u"path"_s, prop(u"string"_s, u"relative path in the work directory (no .., not "
-                                       u"absolute)"_s)},
-         {u"content"_s, prop(u"string"_s, u"text content (UTF-8)"_s)},
-         {u"content_base64"_s, prop(u"string"_s, u"binary content, base64"_s)}},
-        {u"path"_s});
+    QJsonObject fileItem =
+        object({{u"path"_s, prop(u"string"_s, u"relative path in the work directory (no .., not "
+                                              u"absolute)"_s)},
+                {u"content"_s, prop(u"string"_s, u"text content (UTF-8)"_s)},
+                {u"content_base64"_s, prop(u"string"_s, u"binary content, base64"_s)}},
+               {u"path"_s});
     fileItem.insert(u"additionalProperties"_s, false);
 
     const QJsonObject executeCodeOut =
@@ -251,20 +255,20 @@ QJsonArray toolDefinitions()
                                              u"(C++: c++17, c++20, c++23)"_s);
 
     QJsonArray tools;
-    tools.append(tool(
-        u"execute_code"_s, u"Run code in a sandbox"_s,
-        u"Runs a program once in a fresh, hardened container (no network, limited memory, "
-        u"CPU, processes and time) and returns its exit code, stdout and stderr. Every plot "
-        u"(matplotlib, seaborn, plotly, R graphics) comes back as an image. Languages: "_s +
-            langs + u"."_s,
-        object({{u"language"_s, languageProp},
-                {u"code"_s, codeProp},
-                {u"libraries"_s, libraries},
-                {u"timeout"_s, timeoutProp()},
-                {u"files"_s, files},
-                {u"standard"_s, standard}},
-               {u"language"_s, u"code"_s}),
-        executeCodeOut, false));
+    tools.append(
+        tool(u"execute_code"_s, u"Run code in a sandbox"_s,
+             u"Runs a program once in a fresh, hardened container (no network, limited memory, "
+             u"CPU, processes and time) and returns its exit code, stdout and stderr. Every plot "
+             u"(matplotlib, seaborn, plotly, R graphics) comes back as an image. Languages: "_s +
+                 langs + u"."_s,
+             object({{u"language"_s, languageProp},
+                     {u"code"_s, codeProp},
+                     {u"libraries"_s, libraries},
+                     {u"timeout"_s, timeoutProp()},
+                     {u"files"_s, files},
+                     {u"standard"_s, standard}},
+                    {u"language"_s, u"code"_s}),
+             executeCodeOut, false));
     tools.append(tool(
         u"list_languages"_s, u"List languages"_s,
         u"Lists the languages execute_code runs and which of them have notebook sessions."_s,
@@ -276,24 +280,25 @@ QJsonArray toolDefinitions()
                       object({{u"id"_s, prop(u"string"_s, u"what language arguments take"_s)},
                               {u"name"_s, prop(u"string"_s, u"display name"_s)},
                               {u"notebook"_s, prop(u"boolean"_s, u"create_session supports it"_s)},
-                              {u"standards"_s, QJsonObject{{u"type"_s, u"array"_s},
-                                                           {u"items"_s, QJsonObject{{u"type"_s, u"string"_s}}}}}},
+                              {u"standards"_s,
+                               QJsonObject{{u"type"_s, u"array"_s},
+                                           {u"items"_s, QJsonObject{{u"type"_s, u"string"_s}}}}}},
                              {u"id"_s, u"name"_s, u"notebook"_s})}}}},
                {u"languages"_s}),
         true));
     QJsonObject nbLang = prop(u"string"_s, u"python, javascript or r"_s);
     nbLang.insert(u"enum"_s, QJsonArray::fromStringList(notebookLanguages()));
-    tools.append(tool(
-        u"create_session"_s, u"Start a notebook session"_s,
-        u"Starts a notebook session: one sandbox with a kernel whose variables, functions and "
-        u"imports persist between execute_cell calls (Python, JavaScript, R). Close it with "
-        u"close_session; it also ends when the client disconnects."_s,
-        object({{u"language"_s, nbLang}}, {u"language"_s}),
-        object({{u"session_id"_s, prop(u"string"_s, u"pass to execute_cell etc."_s)},
-                {u"language"_s, prop(u"string"_s, u"language id"_s)},
-                {u"kernel"_s, prop(u"string"_s, u"kernel version"_s)}},
-               {u"session_id"_s, u"language"_s}),
-        false));
+    tools.append(
+        tool(u"create_session"_s, u"Start a notebook session"_s,
+             u"Starts a notebook session: one sandbox with a kernel whose variables, functions and "
+             u"imports persist between execute_cell calls (Python, JavaScript, R). Close it with "
+             u"close_session; it also ends when the client disconnects."_s,
+             object({{u"language"_s, nbLang}}, {u"language"_s}),
+             object({{u"session_id"_s, prop(u"string"_s, u"pass to execute_cell etc."_s)},
+                     {u"language"_s, prop(u"string"_s, u"language id"_s)},
+                     {u"kernel"_s, prop(u"string"_s, u"kernel version"_s)}},
+                    {u"session_id"_s, u"language"_s}),
+             false));
     QJsonObject cellCode = prop(u"string"_s, u"code to run in the session's kernel"_s);
     tools.append(tool(
         u"execute_cell"_s, u"Run a notebook cell"_s,
@@ -313,8 +318,9 @@ QJsonArray toolDefinitions()
                 {u"error"_s,
                  object({{u"ename"_s, prop(u"string"_s, u"exception type"_s)},
                          {u"evalue"_s, prop(u"string"_s, u"exception message"_s)},
-                         {u"traceback"_s, QJsonObject{{u"type"_s, u"array"_s},
-                                                      {u"items"_s, QJsonObject{{u"type"_s, u"string"_s}}}}}},
+                         {u"traceback"_s,
+                          QJsonObject{{u"type"_s, u"array"_s},
+                                      {u"items"_s, QJsonObject{{u"type"_s, u"string"_s}}}}}},
                         {})},
                 {u"duration_ms"_s, prop(u"integer"_s, u"wall time of the cell"_s)},
                 {u"timed_out"_s, prop(u"boolean"_s, u"stopped at the time limit"_s)},
@@ -333,32 +339,106 @@ QJsonArray toolDefinitions()
                               {u"closed"_s, prop(u"boolean"_s, u"true"_s)}},
                              {u"session_id"_s, u"closed"_s}),
                       false, true));
-    tools.append(tool(
-        u"upload_file"_s, u"Upload a file into a session"_s,
-        u"Writes a file into a notebook session's work directory (the kernel's current "
-        u"directory), creating folders as needed."_s,
-        object({{u"session_id"_s, sessionIdProp()},
-                {u"path"_s, prop(u"string"_s, u"relative path (no .., not absolute)"_s)},
-                {u"content_base64"_s, prop(u"string"_s, u"file content, base64"_s)}},
-               {u"session_id"_s, u"path"_s, u"content_base64"_s}),
-        object({{u"path"_s, prop(u"string"_s, u"where it was written"_s)},
-                {u"size"_s, prop(u"integer"_s, u"bytes"_s)}},
-               {u"path"_s, u"size"_s}),
-        false));
-    tools.append(tool(
-        u"download_file"_s, u"Download a file from a session"_s,
-        u"Reads a file from a notebook session's work directory (at most 16 MiB). Images "
-        u"also come back as image content."_s,
-        object({{u"session_id"_s, sessionIdProp()},
-                {u"path"_s, prop(u"string"_s, u"relative path (no .., not absolute)"_s)}},
-               {u"session_id"_s, u"path"_s}),
-        object({{u"path"_s, prop(u"string"_s, u"the file"_s)},
-                {u"size"_s, prop(u"integer"_s, u"bytes"_s)},
-                {u"mime_type"_s, prop(u"string"_s, u"guessed from the name and content"_s)},
-                {u"content_base64"_s, prop(u"string"_s, u"file content, base64"_s)}},
-               {u"path"_s, u"size"_s, u"mime_type"_s, u"content_base64"_s}),
-        true));
+    tools.append(
+        tool(u"upload_file"_s, u"Upload a file into a session"_s,
+             u"Writes a file into a notebook session's work directory (the kernel's current "
+             u"directory), creating folders as needed."_s,
+             object({{u"session_id"_s, sessionIdProp()},
+                     {u"path"_s, prop(u"string"_s, u"relative path (no .., not absolute)"_s)},
+                     {u"content_base64"_s, prop(u"string"_s, u"file content, base64"_s)}},
+                    {u"session_id"_s, u"path"_s, u"content_base64"_s}),
+             object({{u"path"_s, prop(u"string"_s, u"where it was written"_s)},
+                     {u"size"_s, prop(u"integer"_s, u"bytes"_s)}},
+                    {u"path"_s, u"size"_s}),
+             false));
+    tools.append(
+        tool(u"download_file"_s, u"Download a file from a session"_s,
+             u"Reads a file from a notebook session's work directory (at most 16 MiB). Images "
+             u"also come back as image content."_s,
+             object({{u"session_id"_s, sessionIdProp()},
+                     {u"path"_s, prop(u"string"_s, u"relative path (no .., not absolute)"_s)}},
+                    {u"session_id"_s, u"path"_s}),
+             object({{u"path"_s, prop(u"string"_s, u"the file"_s)},
+                     {u"size"_s, prop(u"integer"_s, u"bytes"_s)},
+                     {u"mime_type"_s, prop(u"string"_s, u"guessed from the name and content"_s)},
+                     {u"content_base64"_s, prop(u"string"_s, u"file content, base64"_s)}},
+                    {u"path"_s, u"size"_s, u"mime_type"_s, u"content_base64"_s}),
+             true));
     return tools;
+}
+
+QJsonArray fixtureToolDefinitions()
+{
+    const QList<std::pair<QString, QString>> fixtures = {
+        {u"test_simple_text"_s, u"Conformance fixture: returns a text item"_s},
+        {u"test_image_content"_s, u"Conformance fixture: returns an image item"_s},
+        {u"test_audio_content"_s, u"Conformance fixture: returns an audio item"_s},
+        {u"test_embedded_resource"_s, u"Conformance fixture: returns an embedded resource"_s},
+        {u"test_multiple_content_types"_s, u"Conformance fixture: text, image and resource"_s},
+        {u"test_tool_with_logging"_s, u"Conformance fixture: logs three messages"_s},
+        {u"test_error_handling"_s, u"Conformance fixture: returns isError"_s},
+        {u"test_tool_with_progress"_s, u"Conformance fixture: reports progress 0, 50, 100"_s},
+    };
+    QJsonArray out;
+    for (const auto &[name, description] : fixtures)
+        out.append(QJsonObject{{u"name"_s, name},
+                               {u"description"_s, description},
+                               {u"inputSchema"_s, QJsonObject{{u"type"_s, u"object"_s},
+                                                              {u"properties"_s, QJsonObject{}}}}});
+    // SEP-1613: JSON Schema 2020-12 keywords pass through tools/list unchanged.
+    const QJsonObject str{{u"type"_s, u"string"_s}};
+    out.append(QJsonObject{
+        {u"name"_s, u"json_schema_2020_12_tool"_s},
+        {u"description"_s, u"Tool with JSON Schema 2020-12 features"_s},
+        {u"inputSchema"_s,
+         QJsonObject{{u"$schema"_s, u"https://json-schema.org/draft/2020-12/schema"_s},
+                     {u"type"_s, u"object"_s},
+                     {u"$defs"_s,
+                      QJsonObject{{u"address"_s,
+                                   QJsonObject{{u"type"_s, u"object"_s},
+                                               {u"properties"_s, QJsonObject{{u"street"_s, str},
+                                                                             {u"city"_s, str}}}}}}},
+                     {u"properties"_s,
+                      QJsonObject{{u"name"_s, str},
+                                  {u"address"_s, QJsonObject{{u"$ref"_s, u"#/$defs/address"_s}}}}},
+                     {u"additionalProperties"_s, false}}}});
+    return out;
+}
+
+QStringList fixtureToolNames()
+{
+    QStringList out;
+    for (const QJsonValue &t : fixtureToolDefinitions())
+        out << t.toObject().value(u"name"_s).toString();
+    return out;
+}
+
+QString fixturePngBase64()
+{
+    return u"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"_s;
+}
+
+QString fixtureWavBase64()
+{
+    // RIFF/WAVE, PCM mono 8 kHz 8-bit, 8 samples of silence.
+    QByteArray wav("RIFF");
+    auto le32 = [](quint32 v) {
+        QByteArray b(4, Qt::Uninitialized);
+        for (int i = 0; i < 4; ++i)
+            b[i] = char((v >> (8 * i)) & 0xff);
+        return b;
+    };
+    auto le16 = [](quint16 v) {
+        QByteArray b(2, Qt::Uninitialized);
+        b[0] = char(v & 0xff);
+        b[1] = char((v >> 8) & 0xff);
+        return b;
+    };
+    const QByteArray samples(8, char(0x80));
+    wav += le32(36 + quint32(samples.size())) + "WAVEfmt " + le32(16) + le16(1) + le16(1) +
+           le32(8000) + le32(8000) + le16(1) + le16(8) + "data" + le32(quint32(samples.size())) +
+           samples;
+    return QString::fromLatin1(wav.toBase64());
 }
 
 QStringList toolNames()
@@ -404,8 +484,7 @@ QJsonObject listLanguagesResult()
                                  {u"name"_s, l.displayName},
                                  {u"notebook"_s, nb},
                                  {u"standards"_s, QJsonArray::fromStringList(l.standards)}});
-        lines << u"%1 (%2)%3"_s.arg(l.id, l.displayName,
-                                     nb ? u", notebook sessions"_s : QString());
+        lines << u"%1 (%2)%3"_s.arg(l.id, l.displayName, nb ? u", notebook sessions"_s : QString());
     }
     return structuredResult(u"Languages: "_s + lines.join(u"; "_s),
                             QJsonObject{{u"languages"_s, langs}});
@@ -492,9 +571,10 @@ McpCallResult executeCellResult(const QString &sessionId, const CellResult &cell
     QString text = u"[%1] %2"_s.arg(cell.executionCount).arg(cell.status);
     for (const CellOutput &o : cell.outputs)
         if (o.kind == CellOutput::Kind::Error) {
-            sc.insert(u"error"_s, QJsonObject{{u"ename"_s, o.ename},
-                                              {u"evalue"_s, o.evalue},
-                                              {u"traceback"_s, QJsonArray::fromStringList(o.traceback)}});
+            sc.insert(u"error"_s,
+                      QJsonObject{{u"ename"_s, o.ename},
+                                  {u"evalue"_s, o.evalue},
+                                  {u"traceback"_s, QJsonArray::fromStringList(o.traceback)}});
             text += u"\n%1: %2"_s.arg(o.ename, o.evalue);
         }
     if (cell.timedOut)

@@ -44,6 +44,13 @@ McpCallResult executeCellResult(const QString &sessionId, const CellResult &cell
 /// image content, UTF-8 text files also as text.
 McpCallResult downloadResult(const QString &path, const QByteArray &data);
 
+/// The conformance runner's fixture tools (McpServer::setConformanceFixtures).
+QJsonArray fixtureToolDefinitions();
+QStringList fixtureToolNames();
+/// A 1x1 red PNG and a short silent WAV, base64.
+QString fixturePngBase64();
+QString fixtureWavBase64();
+
 /// PolicyFinding list as JSON ({rule, severity, action, line, message}).
 QJsonArray findingsToJson(const QList<PolicyFinding> &findings);
 

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// McpServer in-process (no transport): lifecycle rules, the approval hook and activity
+// signals the GUI uses (with the real engine), and the Claude Desktop configuration helper.
+#include "mcp/claudedesktop.h"
+#include "mcp/mcpserver.h"
+#include "testsupport.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sandbox;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+/// One client of an in-process server: sends bodies, collects what comes back.
+struct Peer
+{
+    Peer(McpServer *s, const QString &connection)
+        : server(s)
+        , id(connection)
+    {}
+    McpServer *server = nullptr;
+    QString id;
+    QList<QJsonValue> received;
+    int dones = 0;
+
+    void send(const QJsonObject &msg)
+    {
+        server->handleMessage(
+            id, QJsonDocument(msg).toJson(QJsonDocument::Compact),
+            [this](const QJsonValue &v) { received << v; }, [this] { ++dones; });
+    }
+    void sendRaw(const QByteArray &body)
+    {
+        server->handleMessage(
+            id, body, [this](const QJsonValue &v) { received << v; }, [this] { ++dones; });
+    }
+    /// The response to request id, or an empty object.
+    QJsonObject response(int rid) const
+    {
+        for (const QJsonValue &v : received)
+            if (v.isObject() && v.toObject().value(u"id"_s).toInt(-1) == rid &&
+                !v.toObject().contains(u"method"_s))
+                return v.toObject();
+        return {};
+    }
+    void initialize(const QString &version = u"2025-11-25"_s)
+    {
+        send(QJsonObject{
+            {u"jsonrpc"_s, u"2.0"_s},
+            {u"id"_s, 0},
+            {u"method"_s, u"initialize"_s},
+            {u"params"_s, QJsonObject{{u"protocolVersion"_s, version},
+                                      {u"capabilities"_s, QJsonObject{}},
+                                      {u"clientInfo"_s, QJsonObject{{u"name"_s, u"unit"_s},
+                                                                    {u"version"_s, u"9"_s}}}}}});
+        send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, u"notifications/initialized"_s}});
+    }
+    void call(int rid, const QString &tool, const QJsonObject &args)
+    {
+        send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                         {u"id"_s, rid},
+                         {u"method"_s, u"tools/call"_s},
+                         {u"params"_s, QJsonObject{{u"name"_s, tool}, {u"arguments"_s, args}}}});
+    }
+};
+
+QString resultText(const QJsonObject &response)
+{
+    QString out;
+    for (const QJsonValue &c : response.value(u"result"_s).toObject().value(u"content"_s).toArray())
+        out += c.toObject().value(u"text"_s).toString();
+    return out;
+}
+
+} // namespace
+
+class TestMcpCore final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void lifecycle()
+    {
+        McpServer server(nullptr);
+        QSignalSpy clients(&server, &McpServer::clientsChanged);
+        Peer p(&server, server.openConnection(u"test"_s));
+        QCOMPARE(clients.count(), 1);
+        // Only ping before initialize.
+        p.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 1}, {u"method"_s, u"tools/list"_s}});
+        QCOMPARE(p.response(1).value(u"error"_s).toObject().value(u"code"_s).toInt(), -32600);
+        p.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 2}, {u"method"_s, u"ping"_s}});
+        QVERIFY(p.response(2).contains(u"result"_s));
+        p.initialize(u"2025-06-18"_s);
+        QCOMPARE(p.response(0).value(u"result"_s).toObject().value(u"protocolVersion"_s).toString(),
+                 u"2025-06-18"_s);
+        QCOMPARE(server.protocolVersion(p.id), u"2025-06-18"_s);
+        const auto list = server.clients();
+        QCOMPARE(list.size(), 1);
+        QCOMPARE(list[0].name, u"unit"_s);
+        QCOMPARE(list[0].version, u"9"_s);
+        QCOMPARE(list[0].transport, u"test"_s);
+        // Batches are a 2025-03-26 feature only.
+        p.sendRaw(R"([{"jsonrpc":"2.0","id":3,"method":"ping"}])");
+        QCOMPARE(
+            p.received.constLast().toObject().value(u"error"_s).toObject().value(u"code"_s).toInt(),
+            -32600);
+        // Every body ends with done, responses or not.
+        const int before = p.dones;
+        p.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, u"notifications/whatever"_s}});
+        QCOMPARE(p.dones, before + 1);
+        // No engine: a tool says so as an isError result; the server keeps serving.
+        p.call(4, u"execute_code"_s, {{u"language"_s, u"python"_s}, {u"code"_s, u"print(1)"_s}});
+        QTRY_VERIFY(!p.response(4).isEmpty());
+        QVERIFY(p.response(4).value(u"result"_s).toObject().value(u"isError"_s).toBool());
+        QVERIFY(resultText(p.response(4)).contains(u"engine"_s));
+        server.closeConnection(p.id);
+        QVERIFY(!server.hasConnection(p.id));
+        QVERIFY(server.clients().isEmpty());
+    }
+
+    void approvalDenied()
+    {
+        auto engine = test::requireEngine();
+        if (!engine)
+            return;
+        McpServer server(engine);
+        server.setApprovalMode(McpApprovalMode::AskEveryRun);
+        QSignalSpy started(&server, &McpServer::callStarted);
+        QSignalSpy finished(&server, &McpServer::callFinished);
+        QSignalSpy output(&server, &McpServer::callOutput);
+        QList<McpApprovalRequest> asked;
+        connect(&server, &McpServer::approvalRequested, this,
+                [&](const McpApprovalRequest &r) { asked << r; });
+        Peer p(&server, server.openConnection(u"test"_s));
+        p.initialize();
+        p.call(1, u"execute_code"_s,
+               {{u"language"_s, u"python"_s}, {u"code"_s, u"print('should not run')"_s}});
+        QTRY_COMPARE(asked.size(), 1);
+        QCOMPARE(asked[0].code, u"print('should not run')"_s);
+        QCOMPARE(asked[0].language, u"python"_s);
+        QCOMPARE(asked[0].clientName, u"unit"_s);
+        QVERIFY(p.response(1).isEmpty()); // waits for the person
+        server.resolveApproval(asked[0].callId, false, u"looks risky"_s);
+        QTRY_VERIFY(!p.response(1).isEmpty());
+        const QJsonObject result = p.response(1).value(u"result"_s).toObject();
+        QVERIFY(result.value(u"isError"_s).toBool());
+        QVERIFY2(resultText(p.response(1)).contains(u"did not allow"_s),
+                 qPrintable(resultText(p.response(1))));
+        QVERIFY(resultText(p.response(1)).contains(u"looks risky"_s));
+        QCOMPARE(finished.count(), 1);
+        const auto r = finished[0][0].value<McpCallResult>();
+        QVERIFY(r.denied);
+        QCOMPARE(r.exitCode, -1);
+        QCOMPARE(output.count(), 0);
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(test::leftoverSandboxes(*engine), 0);
+    }
+
+    void approvalAllowedStreamsActivity()
+    {
+        auto engine = test::requireEngine();
+        if (!engine)
+            return;
+        McpServer server(engine);
+        server.setApprovalMode(McpApprovalMode::AskEveryRun);
+        QByteArray streamed;
+        connect(&server, &McpServer::callOutput, this,
+                [&](qint64, const QString &stream, const QByteArray &chunk) {
+                    if (stream == u"stdout"_s)
+                        streamed += chunk;
+                });
+        QSignalSpy started(&server, &McpServer::callStarted);
+        QSignalSpy finished(&server, &McpServer::callFinished);
+        connect(&server, &McpServer::approvalRequested, this,
+                [&](const McpApprovalRequest &r) { server.resolveApproval(r.callId, true); });
+        Peer p(&server, server.openConnection(u"test"_s));
+        p.initialize();
+        p.call(1, u"execute_code"_s, {{u"language"_s, u"python"_s}, {u"code"_s, u"print(6*7)"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(1).isEmpty(), 60'000);
+        QVERIFY(!p.response(1).value(u"result"_s).toObject().value(u"isError"_s).toBool());
+        QCOMPARE(started.count(), 1);
+        const auto info = started[0][0].value<McpCallInfo>();
+        QCOMPARE(info.tool, u"execute_code"_s);
+        QCOMPARE(info.code, u"print(6*7)"_s);
+        QCOMPARE(finished.count(), 1);
+        const auto r = finished[0][0].value<McpCallResult>();
+        QCOMPARE(r.callId, info.callId);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.stdoutData, QByteArray("42\n"));
+        QCOMPARE(streamed, QByteArray("42\n"));
+        QVERIFY(!r.denied);
+    }
+
+    void approvalBySeverity()
+    {
+        auto engine = test::requireEngine();
+        if (!engine)
+            return;
+        McpServer server(engine);
+        server.setApprovalMode(McpApprovalMode::AskAboveSeverity, u"high"_s);
+        server.setPolicyChecker([](const QString &, const QString &code) {
+            QList<PolicyFinding> f;
+            if (code.contains(u"subprocess"_s))
+                f << PolicyFinding{u"py.subprocess"_s, u"high"_s, u"warn"_s, 1,
+                                   u"runs a process"_s};
+            if (code.contains(u"os.environ"_s))
+                f << PolicyFinding{u"py.environ"_s, u"low"_s, u"warn"_s, 1, u"reads env"_s};
+            if (code.contains(u"ctypes"_s))
+                f << PolicyFinding{u"py.ctypes"_s, u"critical"_s, u"block"_s, 1, u"ctypes"_s};
+            return f;
+        });
+        QList<McpApprovalRequest> asked;
+        connect(&server, &McpServer::approvalRequested, this, [&](const McpApprovalRequest &r) {
+            asked << r;
+            server.resolveApproval(r.callId, false);
+        });
+        QSignalSpy finished(&server, &McpServer::callFinished);
+        Peer p(&server, server.openConnection(u"test"_s));
+        p.initialize();
+        // Below the threshold: runs without asking; the finding is reported.
+        p.call(1, u"execute_code"_s,
+               {{u"language"_s, u"python"_s},
+                {u"code"_s, u"import os\nprint(len(os.environ) > 0)"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(1).isEmpty(), 60'000);
+        QCOMPARE(asked.size(), 0);
+        const QJsonObject sc =
+            p.response(1).value(u"result"_s).toObject().value(u"structuredContent"_s).toObject();
+        QCOMPARE(sc.value(u"policy_findings"_s).toArray().size(), 1);
+        QCOMPARE(sc.value(u"policy_findings"_s).toArray()[0].toObject().value(u"rule"_s).toString(),
+                 u"py.environ"_s);
+        // At the threshold: asks, with the findings.
+        p.call(2, u"execute_code"_s,
+               {{u"language"_s, u"python"_s}, {u"code"_s, u"import subprocess"_s}});
+        QTRY_VERIFY(!p.response(2).isEmpty());
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked[0].findings.size(), 1);
+        QCOMPARE(asked[0].findings[0].severity, u"high"_s);
+        QVERIFY(p.response(2).value(u"result"_s).toObject().value(u"isError"_s).toBool());
+        // A blocking finding never runs and never asks.
+        p.call(3, u"execute_code"_s,
+               {{u"language"_s, u"python"_s}, {u"code"_s, u"import ctypes"_s}});
+        QTRY_VERIFY(!p.response(3).isEmpty());
+        QCOMPARE(asked.size(), 1);
+        QVERIFY(resultText(p.response(3)).contains(u"Blocked"_s));
+    }
+
+    void approvalWithoutApprover()
+    {
+        McpServer server(nullptr);
+        auto engine = test::requireEngine();
+        if (!engine)
+            return;
+        server.setEngine(engine);
+        server.setApprovalMode(McpApprovalMode::AskEveryRun);
+        Peer p(&server, server.openConnection(u"test"_s));
+        p.initialize();
+        p.call(1, u"execute_code"_s, {{u"language"_s, u"python"_s}, {u"code"_s, u"print(1)"_s}});
+        QTRY_VERIFY(!p.response(1).isEmpty());
+        QVERIFY(resultText(p.response(1)).contains(u"no one is there"_s));
+    }
+
+    void cancelWhileAwaitingApproval()
+    {
+        auto engine = test::requireEngine();
+        if (!engine)
+            return;
+        McpServer server(engine);
+        server.setApprovalMode(McpApprovalMode::AskEveryRun);
+        QSignalSpy asked(&server, &McpServer::approvalRequested);
+        QSignalSpy withdrawn(&server, &McpServer::approvalWithdrawn);
+        QSignalSpy finished(&server, &McpServer::callFinished);
+        Peer p(&server, server.openConnection(u"test"_s));
+        p.initialize();
+        p.call(7, u"execute_code"_s, {{u"language"_s, u"python"_s}, {u"code"_s, u"print(1)"_s}});
+        QTRY_COMPARE(asked.count(), 1);
+        const int received = int(p.received.size());
+        p.send(
+            QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                        {u"method"_s, u"notifications/cancelled"_s},
+                        {u"params"_s, QJsonObject{{u"requestId"_s, 7}, {u"reason"_s, u"user"_s}}}});
+        QCOMPARE(withdrawn.count(), 1);
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(finished[0][0].value<McpCallResult>().cancelled);
+        QCOMPARE(p.received.size(), received); // a cancelled request gets no response
+        QVERIFY(p.response(7).isEmpty());
+    }
+
+    void claudeDesktopConfig()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"Claude/claude_desktop_config.json"_s);
+        // New file.
+        auto r = claudedesktop::configure(path, u"/opt/sandbox-studio/bin/sandbox-studio"_s);
+        QVERIFY_RESULT(r);
+        QVERIFY(r->created);
+        QVERIFY(r->changed);
+        QVERIFY(r->backupPath.isEmpty());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QJsonObject entry =
+            root.value(u"mcpServers"_s).toObject().value(u"sandbox-studio"_s).toObject();
+        QCOMPARE(entry.value(u"command"_s).toString(), u"/opt/sandbox-studio/bin/sandbox-studio"_s);
+        QCOMPARE(entry.value(u"args"_s).toArray(), QJsonArray{u"mcp"_s});
+        // Same again: nothing to do, nothing written.
+        r = claudedesktop::configure(path, u"/opt/sandbox-studio/bin/sandbox-studio"_s);
+        QVERIFY_RESULT(r);
+        QVERIFY(!r->changed);
+        // Someone else's servers, other keys and our env survive an update; a backup is kept.
+        root.insert(u"globalShortcut"_s, u"Ctrl+Space"_s);
+        QJsonObject servers = root.value(u"mcpServers"_s).toObject();
+        servers.insert(u"filesystem"_s, QJsonObject{{u"command"_s, u"npx"_s},
+                                                    {u"args"_s, QJsonArray{u"-y"_s, u"fs"_s}}});
+        entry.insert(u"env"_s, QJsonObject{{u"DOCKER_HOST"_s, u"unix:///x.sock"_s}});
+        servers.insert(u"sandbox-studio"_s, entry);
+        root.insert(u"mcpServers"_s, servers);
+        const QByteArray before = QJsonDocument(root).toJson();
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(before);
+        f.close();
+        r = claudedesktop::configure(path, u"/usr/bin/sandbox-studio"_s);
+        QVERIFY_RESULT(r);
+        QVERIFY(r->changed);
+        QVERIFY(!r->backupPath.isEmpty());
+        QFile backup(r->backupPath);
+        QVERIFY(backup.open(QIODevice::ReadOnly));
+        QCOMPARE(backup.readAll(), before);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        root = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QCOMPARE(root.value(u"globalShortcut"_s).toString(), u"Ctrl+Space"_s);
+        servers = root.value(u"mcpServers"_s).toObject();
+        QCOMPARE(servers.value(u"filesystem"_s).toObject().value(u"command"_s).toString(),
+                 u"npx"_s);
+        entry = servers.value(u"sandbox-studio"_s).toObject();
+        QCOMPARE(entry.value(u"command"_s).toString(), u"/usr/bin/sandbox-studio"_s);
+        QCOMPARE(entry.value(u"env"_s).toObject().value(u"DOCKER_HOST"_s).toString(),
+                 u"unix:///x.sock"_s);
+        // The snippet is what people paste.
+        const QJsonObject snippet = QJsonDocument::fromJson(r->snippet).object();
+        QCOMPARE(snippet.value(u"mcpServers"_s)
+                     .toObject()
+                     .value(u"sandbox-studio"_s)
+                     .toObject()
+                     .value(u"command"_s)
+                     .toString(),
+                 u"/usr/bin/sandbox-studio"_s);
+        // A broken file is never overwritten.
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{ not json");
+        f.close();
+        r = claudedesktop::configure(path, u"/usr/bin/sandbox-studio"_s);
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::ProtocolError);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("{ not json"));
+        f.close();
+        // Relative commands are refused: Claude Desktop starts it from anywhere.
+        r = claudedesktop::configure(path, u"bin/sandbox-studio"_s);
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
+    }
+
+    void claudeDesktopPath()
+    {
+        qputenv("SANDBOX_STUDIO_CLAUDE_CONFIG", "");
+        qputenv("XDG_CONFIG_HOME", "/tmp/xdg-test");
+        QCOMPARE(claudedesktop::configPath(), u"/tmp/xdg-test/Claude/claude_desktop_config.json"_s);
+        qunsetenv("XDG_CONFIG_HOME");
+        QVERIFY(
+            claudedesktop::configPath().endsWith(u"/.config/Claude/claude_desktop_config.json"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMcpCore)
+#include "tst_mcpcore.moc"
