@@ -95,11 +95,11 @@ bool ClaudeDesktopDialog::writeConfiguration()
             message =
                 tr("Created %1 with Sandbox Studio. Restart Claude Desktop to use it.").arg(file);
         else
-            message = tr("Added Sandbox Studio to %1 (the previous file is kept as %2). Restart "
+            message = tr("Added Sandbox Studio to %1.\nThe previous file is kept as %2.\nRestart "
                          "Claude Desktop to use it.")
                           .arg(file, QDir::toNativeSeparators(outcome->backupPath));
-        m_result->setText(
-            u"<span style=\"color:#1a7f37\">%1</span>"_s.arg(message.toHtmlEscaped()));
+        m_result->setText(u"<span style=\"color:#1a7f37\">%1</span>"_s.arg(
+            message.toHtmlEscaped().replace(u'\n', u"<br>"_s)));
         m_snippet->setPlainText(QString::fromUtf8(outcome->snippet));
     }
     Q_EMIT configured(!m_failed, message);

@@ -407,6 +407,10 @@ void McpActivityFeed::updateRow(const Entry &entry)
         color = QColor(0x1a, 0x7f, 0x37);
     item->setForeground(StatusColumn, color);
     item->setToolTip(StatusColumn, entry.result ? entry.result->errorMessage : entry.status);
+    // The first lines of the code, to tell calls apart without selecting them.
+    const QString preview = codeOrArguments(entry).section(u'\n', 0, 7);
+    for (int column : {TimeColumn, ClientColumn, ToolColumn, LanguageColumn})
+        item->setToolTip(column, preview);
 
     int running = 0;
     for (const auto &e : std::as_const(m_entries))
