@@ -90,16 +90,26 @@ struct HttpAnswer
     QByteArray sessionId;
 };
 
-/// POSTs body to url with the bearer token; waits (running the event loop) for the answer.
-HttpAnswer post(QNetworkAccessManager &nam, const QString &url, const QString &token,
-                const QByteArray &body)
+QNetworkRequest mcpRequest(const QString &url, const QString &token,
+                           const QByteArray &sessionId = {})
 {
     QNetworkRequest request{QUrl(url)};
     request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json"_ba);
     request.setRawHeader("Accept", "application/json");
     if (!token.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + token.toUtf8());
-    QNetworkReply *reply = nam.post(request, body);
+    if (!sessionId.isEmpty()) {
+        request.setRawHeader("Mcp-Session-Id", sessionId);
+        request.setRawHeader("MCP-Protocol-Version", "2025-06-18");
+    }
+    return request;
+}
+
+/// POSTs body to url with the bearer token; waits (running the event loop) for the answer.
+HttpAnswer post(QNetworkAccessManager &nam, const QString &url, const QString &token,
+                const QByteArray &body, const QByteArray &sessionId = {})
+{
+    QNetworkReply *reply = nam.post(mcpRequest(url, token, sessionId), body);
     QSignalSpy finished(reply, &QNetworkReply::finished);
     HttpAnswer answer;
     if (!finished.wait(15'000)) {
@@ -217,6 +227,7 @@ private Q_SLOTS:
     void approvalDenyReturnsADenial();
     void approvalAboveSeverityShowsFindingsAndAllows();
     void approvalWithdrawnAndTimedOut();
+    void approvalOverHttpKeepsTheWindowResponsive();
     void claudeDesktopKeepsOtherServers();
     void claudeDesktopReportsBadFiles();
     void windowHasMcpDocksAndOpensCodeInEditor();
@@ -711,6 +722,66 @@ void TestMcpGui::approvalWithdrawnAndTimedOut()
     const QString text = ApiClient::text(client.response(3));
     QVERIFY2(text.contains(u"did not allow"_s) && text.contains(u"no answer"_s), qPrintable(text));
     QTRY_VERIFY(!dialog);
+}
+
+void TestMcpGui::approvalOverHttpKeepsTheWindowResponsive()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+    auto settings = freshSettings();
+    McpHost host(engine, settings.get());
+    host.restore();
+    McpPanel panel(&host);
+    McpActivityFeed feed(&host);
+    panel.portBox()->setValue(freePort());
+    panel.enabledSwitch()->click();
+    QVERIFY2(host.isEnabled(), qPrintable(host.lastError()));
+    host.setApprovalMode(McpApprovalMode::AskEveryRun, u"high"_s);
+    const QString url = host.url(), token = host.token();
+
+    const HttpAnswer init = post(m_nam, url, token, initializeBody());
+    QCOMPARE(init.status, 200);
+    const QByteArray session = init.sessionId;
+    QVERIFY(!session.isEmpty());
+    QCOMPARE(post(m_nam, url, token, R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                  session)
+                 .status,
+             202);
+
+    // The request waits for the person; meanwhile the GUI thread serves other requests.
+    QSignalSpy opened(&host, &McpHost::approvalDialogOpened);
+    const QByteArray call =
+        QJsonDocument(
+            QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                        {u"id"_s, 7},
+                        {u"method"_s, u"tools/call"_s},
+                        {u"params"_s, QJsonObject{{u"name"_s, u"execute_code"_s},
+                                                  {u"arguments"_s, pythonCall(u"print('hi')"_s)}}}})
+            .toJson(QJsonDocument::Compact);
+    QNetworkReply *pending = m_nam.post(mcpRequest(url, token, session), call);
+    QSignalSpy finished(pending, &QNetworkReply::finished);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30'000);
+    QVERIFY(!pending->isFinished());
+    const HttpAnswer ping =
+        post(m_nam, url, token, R"({"jsonrpc":"2.0","id":8,"method":"ping"})", session);
+    QCOMPARE(ping.status, 200);
+    QVERIFY(!pending->isFinished());
+    QCOMPARE(panel.clientsView()->topLevelItemCount(), 1);
+    QTRY_COMPARE(panel.clientsView()->topLevelItem(0)->text(McpPanel::CallsColumn), u"1"_s);
+
+    auto *dialog = opened.first().first().value<McpApprovalDialog *>();
+    dialog->denyButton()->click();
+    QVERIFY(finished.wait(15'000));
+    QCOMPARE(pending->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    const QJsonObject response = QJsonDocument::fromJson(pending->readAll()).object();
+    pending->deleteLater();
+    QCOMPARE(response.value(u"id"_s).toInt(), 7);
+    QVERIFY(response.value(u"result"_s).toObject().value(u"isError"_s).toBool());
+    const QString text = ApiClient::text(response);
+    QVERIFY2(text.contains(u"did not allow"_s), qPrintable(text));
+    QTRY_COMPARE(feed.statusText(feed.callIds().value(0)), u"denied"_s);
+    host.setEnabled(false);
 }
 
 // ---------------------------------------------------------------------------------------
