@@ -171,6 +171,8 @@ struct McpServer::Private
         std::shared_ptr<Exchange> exchange;
         CancelToken cancel;
         bool cancelled = false;
+        bool stoppedByPerson = false;
+        QString lastStatus = u"working"_s; ///< for the progress heartbeat
         bool finished = false;
         bool started = false; ///< callStarted was emitted
         QJsonValue progressToken;
@@ -417,6 +419,22 @@ void McpServer::resolveApproval(qint64 callId, bool allow, const QString &reason
     call->onApproval = nullptr;
     if (fn)
         fn(allow, reason);
+}
+
+void McpServer::stopCall(qint64 callId)
+{
+    auto call = d->calls.value(callId);
+    if (!call || call->finished)
+        return;
+    if (call->awaitingApproval) {
+        resolveApproval(callId, false, u"stopped before it ran"_s);
+        return;
+    }
+    d->log(u"call %1 stopped by the person"_s.arg(callId));
+    call->stoppedByPerson = true;
+    call->cancel.cancel();
+    if (call->notebook)
+        call->notebook->interrupt();
 }
 
 void McpServer::setPolicyChecker(McpPolicyChecker checker)
@@ -784,7 +802,8 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
         call->heartbeat->setInterval(HeartbeatMs);
         QObject::connect(call->heartbeat, &QTimer::timeout, q, [this, call] {
             if (!call->finished && !call->awaitingApproval)
-                sendProgress(call, u"running, %1 s"_s.arg(call->timer.elapsed() / 1000));
+                sendProgress(
+                    call, u"%1 (%2 s)"_s.arg(call->lastStatus).arg(call->timer.elapsed() / 1000));
         });
         call->heartbeat->start();
     }
@@ -846,6 +865,16 @@ void McpServer::Private::finishCall(const std::shared_ptr<Call> &call, McpCallRe
              QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, result.errorMessage}}}},
             {u"isError"_s, true}};
         result.isError = true;
+    }
+    if (call->stoppedByPerson) {
+        QJsonArray content = result.mcpResult.value(u"content"_s).toArray();
+        content.prepend(
+            QJsonObject{{u"type"_s, u"text"_s},
+                        {u"text"_s, u"Stopped by the person at Sandbox Studio after %1 ms."_s.arg(
+                                        call->timer.elapsed())}});
+        result.mcpResult.insert(u"content"_s, content);
+        result.mcpResult.insert(u"isError"_s, true);
+        result.errorMessage = u"stopped by the person"_s;
     }
     result.isError = result.isError || result.mcpResult.value(u"isError"_s).toBool();
     auto conn = connections.find(call->connectionId);
@@ -929,6 +958,7 @@ void McpServer::Private::checkAndApprove(const std::shared_ptr<Call> &call,
         if (call->finished)
             return;
         call->findings = findings;
+        call->info.findings = findings;
         for (const PolicyFinding &f : std::as_const(findings)) {
             if (f.action == u"block"_s) {
                 finishWithToolError(call,
@@ -1072,6 +1102,7 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call, const
             post([this, call, status] {
                 if (call->finished)
                     return;
+                call->lastStatus = status;
                 Q_EMIT q->callStatus(call->id, status);
                 sendProgress(call, status);
                 sendLog(call, u"info"_s, status);
@@ -1084,9 +1115,6 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call, const
                 if (call->finished)
                     return;
                 if (!r) {
-                    McpCallResult out;
-                    out.cancelled = r.error().code == ErrorCode::Cancelled;
-                    out.errorMessage = r.error().toString();
                     finishWithToolError(call, r.error().toString());
                     return;
                 }

@@ -52,12 +52,13 @@ struct McpCallInfo
     QString connectionId; ///< McpClientInfo::connectionId
     QString clientName;   ///< McpClientInfo::name
     QString clientVersion;
-    QString tool;          ///< "execute_code", "execute_cell", "upload_file", ...
-    QString language;      ///< language id ("python") when the tool runs code, else empty
-    QString code;          ///< the code to run, when the tool runs code
-    QString sessionId;     ///< notebook session of session tools, else empty
-    QJsonObject arguments; ///< the call's arguments as received (file contents included)
-    QDateTime startedAt;   ///< UTC
+    QString tool;                  ///< "execute_code", "execute_cell", "upload_file", ...
+    QString language;              ///< language id ("python") when the tool runs code, else empty
+    QString code;                  ///< the code to run, when the tool runs code
+    QString sessionId;             ///< notebook session of session tools, else empty
+    QJsonObject arguments;         ///< the call's arguments as received (file contents included)
+    QList<PolicyFinding> findings; ///< of the policy check, when the tool runs code
+    QDateTime startedAt;           ///< UTC
 };
 
 /// A tool call as it ended (allowed, denied, failed or cancelled).
@@ -91,7 +92,8 @@ struct McpApprovalRequest
     QString language;
     QString code;
     QList<PolicyFinding> findings; ///< from the policy checker (may be empty)
-    QString reason; ///< why approval is asked: "every run" or "finding of severity high"
+    QString reason; ///< why approval is asked ("every run needs approval", "policy finding of
+                    ///< severity high: ...", "the policy asks: ...")
 };
 
 /// Where the server writes outgoing JSON-RPC messages (responses, progress, log messages):
@@ -104,8 +106,8 @@ using McpSend = std::function<void(const QJsonValue &message)>;
 using McpPolicyChecker =
     std::function<QList<PolicyFinding>(const QString &language, const QString &code)>;
 
-/// What McpServer::handleMessage() found in one incoming body (Streamable HTTP needs it
-/// before it answers: 202 for notifications only, JSON or SSE for requests).
+/// What McpServer::handleMessage() found in one incoming body: requests == 0 means only
+/// notifications or client responses (Streamable HTTP answers those with 202).
 struct McpDispatch
 {
     int requests = 0;        ///< requests whose responses will follow through reply
@@ -142,8 +144,9 @@ public:
     // --- transports --------------------------------------------------------------------
 
     /// Opens a connection (one MCP session) and returns its id (128 random bits, hex,
-    /// usable as Mcp-Session-Id). notify receives server messages not tied to a request
-    /// (notifications/message outside calls); may be empty. transport: "stdio" | "http".
+    /// usable as Mcp-Session-Id). notify is for server messages not tied to a request (the
+    /// HTTP GET stream); none are sent today (tools/list never changes); may be empty.
+    /// transport: "stdio" | "http" (shown in clients()).
     QString openConnection(const QString &transport, McpSend notify = {});
 
     /// Ends a connection: cancels its runs and approvals, closes its notebook sessions
@@ -186,6 +189,12 @@ public:
     /// or already answered callId: no-op. While no slot is connected to approvalRequested,
     /// calls that need approval are denied with a message that says so.
     Q_INVOKABLE void resolveApproval(qint64 callId, bool allow, const QString &reason = {});
+
+    /// Stops a running call for the person at the desk (the activity feed's Stop): the run
+    /// is cancelled, its sandbox removed, and the client gets an isError result saying the
+    /// person stopped it (with the output so far). A notebook cell is interrupted and the
+    /// session keeps its state. Unknown or finished callId: no-op.
+    Q_INVOKABLE void stopCall(qint64 callId);
 
     /// Sets the static policy check used for approval and reported in results (empty =
     /// none: no findings). Also copied into RunResult::policyFindings of results.

@@ -11,7 +11,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -121,7 +120,7 @@ const info = client.getServerVersion();
 check(info?.name === 'sandbox-studio', 'initialize: serverInfo.name is sandbox-studio', info);
 check(client.getServerCapabilities()?.tools !== undefined, 'initialize: tools capability', client.getServerCapabilities());
 if (transportKind === 'http')
-    check(transport.protocolVersion === '2025-11-25' || transport.protocolVersion === undefined, 'initialize: negotiated 2025-11-25', transport.protocolVersion);
+    check(transport.protocolVersion === '2025-11-25', 'initialize: negotiated 2025-11-25 (MCP-Protocol-Version sent after)', transport.protocolVersion);
 check(typeof client.getInstructions() === 'string' && client.getInstructions().length > 20, 'initialize: instructions');
 await client.ping();
 check(true, 'ping');
@@ -208,6 +207,21 @@ if (sid) {
     check(escape.isError === true, 'download_file refuses paths that leave the work directory', escape);
     const missing = await client.callTool({ name: 'download_file', arguments: { session_id: sid, path: 'nope.txt' } });
     check(missing.isError === true && textOf(missing).includes('nope.txt'), 'download_file of a missing file is an error naming it', missing);
+
+    if (transportKind === 'http') {
+        // Another client (its own HTTP session) cannot reach this client's notebook.
+        const other = new Client({ name: 'intruder', version: '1' }, { capabilities: {} });
+        await other.connect(new StreamableHTTPClientTransport(new URL(args.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+        const stolen = await other.callTool({ name: 'execute_cell', arguments: { session_id: sid, code: 'x' } });
+        check(stolen.isError === true && textOf(stolen).includes('Unknown session'), "another client's session id is refused", stolen);
+        await other.close();
+    }
+    // Calls run concurrently: two runs at once both finish with their own output.
+    const [a, b] = await Promise.all([
+        client.callTool({ name: 'execute_code', arguments: { language: 'python', code: 'import time\ntime.sleep(1)\nprint("a")' } }),
+        client.callTool({ name: 'execute_code', arguments: { language: 'javascript', code: 'console.log("b")' } }),
+    ]);
+    check(a.structuredContent?.stdout === 'a\n' && b.structuredContent?.stdout === 'b\n', 'two concurrent runs each get their own output', [a.structuredContent, b.structuredContent]);
 
     const closed = await client.callTool({ name: 'close_session', arguments: { session_id: sid } });
     check(closed.structuredContent?.closed === true, 'close_session', closed);

@@ -291,6 +291,36 @@ private Q_SLOTS:
         QVERIFY(p.response(7).isEmpty());
     }
 
+    void stopByPerson()
+    {
+        auto engine = test::requireEngine();
+        if (!engine)
+            return;
+        McpServer server(engine);
+        QSignalSpy finished(&server, &McpServer::callFinished);
+        qint64 callId = 0;
+        connect(&server, &McpServer::callOutput, this,
+                [&](qint64 id, const QString &, const QByteArray &chunk) {
+                    if (chunk.contains("started"))
+                        callId = id;
+                });
+        Peer p(&server, server.openConnection(u"test"_s));
+        p.initialize();
+        p.call(1, u"execute_code"_s,
+               {{u"language"_s, u"python"_s},
+                {u"code"_s, u"import time\nprint('started', flush=True)\ntime.sleep(120)"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(callId != 0, 60'000);
+        server.stopCall(callId);
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(1).isEmpty(), 30'000);
+        const QJsonObject result = p.response(1).value(u"result"_s).toObject();
+        QVERIFY(result.value(u"isError"_s).toBool());
+        QVERIFY2(resultText(p.response(1)).contains(u"Stopped by the person"_s),
+                 qPrintable(resultText(p.response(1))));
+        QVERIFY(resultText(p.response(1)).contains(u"started"_s)); // the output so far
+        QCOMPARE(finished.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(test::leftoverSandboxes(*engine), 0, 10'000);
+    }
+
     void claudeDesktopConfig()
     {
         QTemporaryDir dir;
