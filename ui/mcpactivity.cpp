@@ -130,6 +130,11 @@ McpActivityFeed::McpActivityFeed(McpHost *host, QWidget *parent)
         tr("Put this call's code in the main editor (your code is kept: you are asked first, "
            "and Undo brings it back)"));
     m_openInEditor->setEnabled(false);
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_stop->setObjectName(u"mcpStopCall"_s);
+    m_stop->setToolTip(tr("Stop this call: its sandbox is removed and the client is told you "
+                          "stopped it"));
+    m_stop->setEnabled(false);
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -145,6 +150,7 @@ McpActivityFeed::McpActivityFeed(McpHost *host, QWidget *parent)
     detailLayout->setContentsMargins(0, 0, 0, 0);
     auto *headerRow = new QHBoxLayout;
     headerRow->addWidget(m_header, 1);
+    headerRow->addWidget(m_stop, 0, Qt::AlignTop);
     headerRow->addWidget(m_openInEditor, 0, Qt::AlignTop);
     detailLayout->addLayout(headerRow);
     detailLayout->addWidget(m_tabs, 1);
@@ -187,6 +193,17 @@ McpActivityFeed::McpActivityFeed(McpHost *host, QWidget *parent)
             tr("MCP call %1 from %2 at %3")
                 .arg(entry->info.callId)
                 .arg(client, entry->info.startedAt.toLocalTime().toString(u"HH:mm:ss"_s)));
+    });
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        const auto entry = m_entries.value(m_selected);
+        if (!entry || entry->result)
+            return;
+        entry->stopRequested = true;
+        entry->status = tr("stopping");
+        m_stop->setEnabled(false);
+        updateRow(*entry);
+        updateHeader(*entry);
+        m_host->server()->stopCall(entry->info.callId);
     });
     connect(m_clear, &QPushButton::clicked, this, &McpActivityFeed::clearFinished);
 
@@ -302,6 +319,8 @@ void McpActivityFeed::onCallStarted(const McpCallInfo &info)
     Entry &entry = entryFor(info.callId);
     const bool wasWaiting = entry.awaitingApproval || !entry.status.isEmpty();
     entry.info = info;
+    if (!info.findings.isEmpty())
+        entry.findings = info.findings;
     entry.awaitingApproval = false;
     if (wasWaiting)
         entry.timer.restart(); // the server counts the duration from the approval too
@@ -367,6 +386,8 @@ QString McpActivityFeed::statusFor(const Entry &entry) const
     if (!entry.result)
         return entry.status.isEmpty() ? tr("running") : entry.status;
     const McpCallResult &r = *entry.result;
+    if (entry.stopRequested)
+        return r.denied ? tr("stopped before it ran") : tr("stopped");
     if (r.denied)
         return tr("denied");
     if (r.cancelled)
@@ -474,6 +495,7 @@ void McpActivityFeed::updateHeader(const Entry &entry)
     parts << statusFor(entry).toHtmlEscaped();
     if (!entry.awaitingApproval)
         parts << seconds(entry.result ? entry.result->durationMs : entry.timer.elapsed());
+    m_stop->setEnabled(!entry.result && !entry.stopRequested);
     QString html = parts.join(u" · "_s);
     if (entry.result && entry.result->isError && !entry.result->errorMessage.isEmpty())
         html += u"<br><span style=\"color:#cf222e\">%1</span>"_s.arg(
@@ -488,6 +510,7 @@ void McpActivityFeed::showDetail()
     m_plots->clear();
     if (!entry) {
         m_header->setText(tr("Calls of MCP clients appear here as they run."));
+        m_stop->setEnabled(false);
         m_code->clear();
         fillPolicyFindings(m_findings, {});
         m_openInEditor->setEnabled(false);

@@ -27,7 +27,7 @@ class QTreeWidgetItem;
 /// stderr apart, then the exit summary or the error), its policy findings and its plots
 /// (thumbnails; a click opens one full size). Calls waiting for approval appear as soon as
 /// they ask. "Open in Editor" hands a call's language and code to the window
-/// (openInEditorRequested).
+/// (openInEditorRequested); "Stop" ends a running call.
 ///
 /// Keeps the last MaximumCalls calls (the oldest finished ones go first) and at most
 /// MaximumOutputBytes of output per call.
@@ -71,6 +71,9 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     QLabel *detailHeader() const { return m_header; }
     QPushButton *openInEditorButton() const { return m_openInEditor; }
+    /// Stops the selected running call (McpServer::stopCall): its client gets an error
+    /// result saying the person stopped it; a call waiting for approval is denied.
+    QPushButton *stopButton() const { return m_stop; }
 
     /// Calls listed now.
     int count() const;
@@ -115,6 +118,7 @@ private:
         bool outputCapped = false;
         QString status; // the server's last callStatus
         bool awaitingApproval = false;
+        bool stopRequested = false; // the person pressed Stop
         QList<sandbox::PolicyFinding> findings;
         std::optional<sandbox::McpCallResult> result;
         QElapsedTimer timer;
@@ -144,6 +148,7 @@ private:
     QTreeWidget *m_findings = nullptr;
     QListWidget *m_plots = nullptr;
     QPushButton *m_openInEditor = nullptr;
+    QPushButton *m_stop = nullptr;
     QPushButton *m_clear = nullptr;
     QLabel *m_summary = nullptr;
 

@@ -224,6 +224,7 @@ private Q_SLOTS:
     void portInUseIsReported();
     void activityFeedShowsACall();
     void activityFeedShowsOutputLiveAndPlots();
+    void stoppingACallFromTheFeed();
     void approvalDenyReturnsADenial();
     void approvalAboveSeverityShowsFindingsAndAllows();
     void approvalWithdrawnAndTimedOut();
@@ -576,6 +577,40 @@ void TestMcpGui::activityFeedShowsOutputLiveAndPlots()
     QDialog *viewer = nullptr;
     QTRY_VERIFY((viewer = feed.window()->findChild<QDialog *>(u"imageDialog"_s)));
     viewer->close();
+}
+
+void TestMcpGui::stoppingACallFromTheFeed()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+    auto settings = freshSettings();
+    McpHost host(engine, settings.get());
+    host.restore();
+    McpActivityFeed feed(&host);
+    feed.show();
+    ApiClient client(host.server());
+    QVERIFY(client.open());
+
+    client.callTool(2, u"execute_code"_s,
+                    pythonCall(u"import time\nprint('started', flush=True)\ntime.sleep(60)\n"
+                               u"print('not reached')\n"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(feed.count(), 1, RunTimeoutMs);
+    const qint64 id = feed.callIds().first();
+    QTRY_VERIFY_WITH_TIMEOUT(feed.outputOf(id).contains("started"), RunTimeoutMs);
+    QTRY_COMPARE(feed.selectedCall(), id);
+    QVERIFY(feed.stopButton()->isEnabled());
+    feed.stopButton()->click();
+    QVERIFY(!feed.stopButton()->isEnabled());
+    // Well before the program's 60 s: the run was killed.
+    QTRY_VERIFY_WITH_TIMEOUT(!client.response(2).isEmpty(), 30'000);
+    const QJsonObject response = client.response(2);
+    QVERIFY(response.value(u"result"_s).toObject().value(u"isError"_s).toBool());
+    const QString text = ApiClient::text(response);
+    QVERIFY2(text.contains(u"Stopped by the person"_s), qPrintable(text));
+    QTRY_COMPARE(feed.statusText(id), u"stopped"_s);
+    QVERIFY(!feed.outputOf(id).contains("not reached"));
+    QVERIFY(!feed.stopButton()->isEnabled());
 }
 
 void TestMcpGui::approvalDenyReturnsADenial()
