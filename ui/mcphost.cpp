@@ -5,6 +5,7 @@
 #include "mcpapprovaldialog.h"
 #include "session/engine.h"
 
+#include <QFile>
 #include <QSettings>
 #include <QWidget>
 
@@ -85,7 +86,18 @@ void McpHost::ensureToken()
     if (!m_token.isEmpty())
         return;
     m_token = McpHttpServer::generateToken();
+    storeToken();
+}
+
+void McpHost::storeToken()
+{
     m_settings->setValue(key::Token, m_token);
+    m_settings->sync();
+    // The token lets a local process run code: the settings file is the owner's only (later
+    // writes keep the permissions of the file they replace).
+    const QString file = m_settings->fileName();
+    if (!file.isEmpty() && QFile::exists(file))
+        QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner);
 }
 
 Result<void> McpHost::start()
@@ -140,7 +152,7 @@ QString McpHost::url() const
 QString McpHost::rotateToken()
 {
     m_token = m_http->isRunning() ? m_http->rotateToken() : McpHttpServer::generateToken();
-    m_settings->setValue(key::Token, m_token);
+    storeToken();
     Q_EMIT stateChanged();
     return m_token;
 }

@@ -24,6 +24,7 @@ class McpHttpServer;
 /// 0 = any free port), token (the bearer token, base64url), approvalMode ("off" |
 /// "every" | "severity"), approvalSeverity ("low" | "medium" | "high" | "critical"),
 /// approvalTimeoutSecs (seconds an approval waits before it is denied; 0 = forever).
+/// As the token is stored there, the settings file is made readable by its owner only.
 ///
 /// Approvals: when the mode asks, each McpServer::approvalRequested opens a non-modal
 /// McpApprovalDialog over the dialog parent; its answer goes to resolveApproval(), a
@@ -105,6 +106,7 @@ private:
     void onApprovalRequested(const sandbox::McpApprovalRequest &request);
     void onApprovalWithdrawn(qint64 callId);
     void ensureToken();
+    void storeToken();
 
     QSettings *m_settings;
     std::unique_ptr<sandbox::McpServer> m_server;

@@ -419,6 +419,10 @@ void TestMcpGui::rotatingTheTokenRefusesTheOldOne()
     QCOMPARE(newToken.size(), 43);
     QCOMPARE(panel.tokenField()->text(), newToken);
     QCOMPARE(settings->value(u"mcp/token"_s).toString(), newToken);
+    // The file that holds the token is the owner's only.
+    QCOMPARE(QFile::permissions(settings->fileName()) &
+                 (QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther | QFile::WriteOther),
+             QFile::Permissions());
 
     const HttpAnswer old = post(m_nam, url, oldToken, initializeBody());
     QCOMPARE(old.status, 401);
