@@ -75,7 +75,8 @@ public:
     /// The bearer token in use (empty when authentication is off).
     QString token() const;
     bool requiresAuth() const;
-    /// Replaces the token with a fresh one (old one stops working at once) and returns it.
+    /// Replaces the token with a fresh one (the old one stops working at once; open sessions
+    /// stay) and returns it. Turns authentication on if it was off.
     QString rotateToken();
     /// 32 random bytes, base64url without padding (43 characters).
     static QString generateToken();

@@ -2,12 +2,16 @@
 // McpServer in-process (no transport): lifecycle rules, the approval hook and activity
 // signals the GUI uses (with the real engine), and the Claude Desktop configuration helper.
 #include "mcp/claudedesktop.h"
+#include "mcp/mcphttpserver.h"
 #include "mcp/mcpserver.h"
 #include "testsupport.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -319,6 +323,73 @@ private Q_SLOTS:
         QVERIFY(resultText(p.response(1)).contains(u"started"_s)); // the output so far
         QCOMPARE(finished.count(), 1);
         QTRY_COMPARE_WITH_TIMEOUT(test::leftoverSandboxes(*engine), 0, 10'000);
+    }
+
+    void httpHostStartStopRotate()
+    {
+        McpServer server(nullptr);
+        McpHttpServer host(&server);
+        QSignalSpy tokenChanged(&host, &McpHttpServer::tokenChanged);
+        QVERIFY(!host.isRunning());
+        QVERIFY(host.url().isEmpty());
+        McpHttpOptions options;
+        options.token = u"first-token"_s;
+        QVERIFY_RESULT(host.start(options));
+        QVERIFY(host.isRunning());
+        QVERIFY(host.port() != 0);
+        QCOMPARE(host.url(), u"http://127.0.0.1:%1/mcp"_s.arg(host.port()));
+        QCOMPARE(host.token(), u"first-token"_s);
+
+        QNetworkAccessManager nam;
+        auto post = [&](const QString &token, const QByteArray &body, QByteArray *sid = nullptr) {
+            QNetworkRequest req(QUrl(host.url()));
+            req.setRawHeader("Authorization", "Bearer " + token.toLatin1());
+            req.setRawHeader("Content-Type", "application/json");
+            req.setRawHeader("Accept", "application/json");
+            QNetworkReply *reply = nam.post(req, body);
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            if (!done.wait(10'000))
+                return -1;
+            if (sid)
+                *sid = reply->rawHeader("Mcp-Session-Id");
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            reply->deleteLater();
+            return status;
+        };
+        const QByteArray init =
+            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"gui-test","version":"1"}}})";
+        QByteArray sid;
+        QCOMPARE(post(u"first-token"_s, init, &sid), 200);
+        QCOMPARE(sid.size(), 32);
+        QCOMPARE(server.clients().size(), 1);
+        QCOMPARE(server.clients()[0].transport, u"http"_s);
+        QCOMPARE(server.clients()[0].name, u"gui-test"_s);
+
+        const QString rotated = host.rotateToken();
+        QCOMPARE(tokenChanged.count(), 1);
+        QCOMPARE(rotated.size(), 43); // 32 bytes, base64url
+        QVERIFY(rotated != u"first-token"_s);
+        QCOMPARE(post(u"first-token"_s, init), 401);
+        QCOMPARE(post(rotated, init), 200);
+        QCOMPARE(server.clients().size(), 2);
+
+        // Stopping ends every session; the port can be bound again.
+        const quint16 port = host.port();
+        host.stop();
+        QVERIFY(!host.isRunning());
+        QVERIFY(server.clients().isEmpty());
+        options.port = port;
+        options.requireAuth = false;
+        options.token.clear();
+        QVERIFY_RESULT(host.start(options));
+        QVERIFY(!host.requiresAuth());
+        QVERIFY(host.token().isEmpty());
+        QCOMPARE(post(QString(), init), 200);
+        // A second server cannot take the same port: a clear error.
+        McpHttpServer other(&server);
+        const auto clash = other.start(options);
+        QVERIFY(!clash);
+        QVERIFY(clash.error().message.contains(QString::number(port)));
     }
 
     void claudeDesktopConfig()
