@@ -5,6 +5,7 @@
 #include "mcpapprovaldialog.h"
 #include "session/engine.h"
 
+#include <QApplication>
 #include <QFile>
 #include <QSettings>
 #include <QWidget>
@@ -231,6 +232,7 @@ void McpHost::onApprovalRequested(const McpApprovalRequest &request)
     });
     dialog->show();
     dialog->raise();
+    QApplication::alert(dialog); // the person may be in another application
     Q_EMIT approvalDialogOpened(dialog);
 }
 

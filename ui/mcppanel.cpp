@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStyle>
+#include <QTime>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -184,6 +185,14 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
     connect(m_claude, &QPushButton::clicked, this, &McpPanel::configureClaudeDesktopRequested);
 
     connect(m_host, &McpHost::stateChanged, this, &McpPanel::refresh);
+    // A client set up with an old token or a wrong URL: say why it is turned away.
+    connect(m_host->http(), &McpHttpServer::requestRefused, this,
+            [this](int status, const QString &reason) {
+                m_status->setText(tr("%1 refused a request: %2 %3")
+                                      .arg(QTime::currentTime().toString(u"HH:mm:ss"_s))
+                                      .arg(status)
+                                      .arg(reason.toHtmlEscaped()));
+            });
     connect(m_host->server(), &McpServer::clientsChanged, this, &McpPanel::refreshClients);
 
     refresh();

@@ -426,6 +426,8 @@ void TestMcpGui::rotatingTheTokenRefusesTheOldOne()
 
     const HttpAnswer old = post(m_nam, url, oldToken, initializeBody());
     QCOMPARE(old.status, 401);
+    QTRY_VERIFY2(panel.statusLabel()->text().contains(u"401"_s),
+                 qPrintable(panel.statusLabel()->text()));
     QCOMPARE(post(m_nam, url, newToken, initializeBody()).status, 200);
 
     // Copy puts the token (not the dots) on the clipboard.
