@@ -3,11 +3,15 @@
 
 #include "aboutdialog.h"
 #include "artifactgallery.h"
+#include "claudedesktopdialog.h"
 #include "codeeditor.h"
 #include "enginebanner.h"
 #include "firstrundialog.h"
 #include "languages/language.h"
 #include "limitspanel.h"
+#include "mcpactivity.h"
+#include "mcphost.h"
+#include "mcppanel.h"
 #include "notebookconsole.h"
 #include "outputconsole.h"
 #include "poolpanel.h"
@@ -18,6 +22,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -26,6 +31,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
@@ -33,6 +39,7 @@
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTextCursor>
 #include <QThread>
 #include <QTime>
 #include <QToolBar>
@@ -152,6 +159,7 @@ MainWindow::MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent)
     createDock();
     createMenus();
     createStatusBar();
+    createMcp();
 
     m_autosave.setSingleShot(true);
     m_autosave.setInterval(AutosaveDelayMs);
@@ -978,6 +986,7 @@ void MainWindow::retryEngine()
         m_engine = std::move(*created);
         m_engineError.reset();
         m_notebook->setEngine(m_engine);
+        m_mcpHost->setEngine(m_engine);
     }
     checkEngine();
 }
@@ -1257,4 +1266,151 @@ void MainWindow::showSetupCheck()
     connect(dialog, &FirstRunDialog::buildFinished, this, [this](bool) { checkEngine(); });
     dialog->show();
     dialog->startDetection();
+}
+
+// ---------------------------------------------------------------------------------------
+// MCP: the endpoint hosted by the window, its activity, Claude Desktop
+
+void MainWindow::createMcp()
+{
+    m_mcpHost = new McpHost(m_engine, m_settings, this);
+    m_mcpHost->setDialogParent(this);
+    // Agent runs get the limits the person set for their own runs.
+    m_mcpHost->server()->setDefaultLimits(m_limits->limits());
+    connect(m_limits, &LimitsPanel::limitsChanged, this,
+            [this] { m_mcpHost->server()->setDefaultLimits(m_limits->limits()); });
+
+    m_mcpPanel = new McpPanel(m_mcpHost, this);
+    m_mcpDock = new QDockWidget(tr("MCP Server"), this);
+    m_mcpDock->setObjectName(u"mcpDock"_s);
+    m_mcpDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    m_mcpDock->setWidget(m_mcpPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_mcpDock);
+    tabifyDockWidget(m_poolDock, m_mcpDock);
+
+    m_mcpActivity = new McpActivityFeed(m_mcpHost, this);
+    m_mcpActivityDock = new QDockWidget(tr("MCP Activity"), this);
+    m_mcpActivityDock->setObjectName(u"mcpActivityDock"_s);
+    m_mcpActivityDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    m_mcpActivityDock->setWidget(m_mcpActivity);
+    addDockWidget(Qt::RightDockWidgetArea, m_mcpActivityDock);
+    tabifyDockWidget(m_mcpDock, m_mcpActivityDock);
+    m_artifactsDock->raise();
+    connect(m_mcpActivity, &McpActivityFeed::openInEditorRequested, this,
+            &MainWindow::openInEditor);
+    // An agent's call that waits for approval or starts shows itself.
+    connect(m_mcpActivity, &McpActivityFeed::callAdded, m_mcpActivityDock, [this] {
+        if (!m_mcpActivityDock->isHidden())
+            m_mcpActivityDock->raise();
+    });
+
+    m_configureClaudeAction = new QAction(tr("Configure &Claude Desktop…"), this);
+    m_configureClaudeAction->setObjectName(u"configureClaudeAction"_s);
+    m_configureClaudeAction->setStatusTip(
+        tr("Add Sandbox Studio to the MCP servers Claude Desktop starts"));
+    connect(m_configureClaudeAction, &QAction::triggered, this, [this] {
+        auto *dialog = new ClaudeDesktopDialog(this);
+        dialog->show();
+    });
+    connect(m_mcpPanel, &McpPanel::configureClaudeDesktopRequested, m_configureClaudeAction,
+            &QAction::trigger);
+
+    auto *menu = new QMenu(tr("&MCP"), this);
+    menu->setObjectName(u"mcpMenu"_s);
+    menu->addAction(m_configureClaudeAction);
+    menu->addSeparator();
+    menu->addAction(m_mcpDock->toggleViewAction());
+    menu->addAction(m_mcpActivityDock->toggleViewAction());
+    const QList<QAction *> menus = menuBar()->actions();
+    menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), menu); // before Help
+
+    m_mcpHost->restore(); // starts the endpoint when it was on
+}
+
+void MainWindow::openInEditor(const QString &language, const QString &code, const QString &source)
+{
+    const auto &registry = LanguageRegistry::instance();
+    const LanguageDescriptor *target = registry.find(language);
+    if (!target) {
+        statusBar()->showMessage(
+            tr("Cannot open code of the unknown language \"%1\".").arg(language), 10'000);
+        return;
+    }
+    const QString current = m_editor->toPlainText();
+    const LanguageDescriptor *shown = registry.find(m_language);
+    const bool untouched =
+        current.trimmed().isEmpty() || current == code || (shown && current == shown->sampleCode);
+    if (untouched) {
+        replaceEditorCode(target->id, code, source);
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Open in Editor"),
+                                tr("Replace the code in the editor with the %1 code of %2?")
+                                    .arg(target->displayName, source),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(u"openInEditorQuestion"_s);
+    box->setInformativeText(tr("Your code is kept: Undo (Ctrl+Z) brings it back, and a copy is "
+                               "saved under %1.")
+                                .arg(QDir::toNativeSeparators(
+                                    QFileInfo(draftPath(m_language)).absolutePath() + u"/kept"_s)));
+    QPushButton *replace = box->addButton(tr("&Replace"), QMessageBox::AcceptRole);
+    replace->setObjectName(u"replaceButton"_s);
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(replace);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this,
+            [this, replace, language = target->id, code, source](QAbstractButton *button) {
+                if (button == replace)
+                    replaceEditorCode(language, code, source);
+            });
+    box->open(); // does not block: the window (and MCP approvals) keep running
+}
+
+void MainWindow::replaceEditorCode(const QString &language, const QString &code,
+                                   const QString &source)
+{
+    if (isNotebookMode())
+        setNotebookMode(false);
+    saveDraft(); // the person's code, under its language's draft
+    setLanguage(language);
+
+    // The replayed code becomes this language's draft once edited or autosaved: keep the
+    // text in the editor and the draft on disk, when they are the person's code.
+    const LanguageDescriptor *descriptor = LanguageRegistry::instance().find(m_language);
+    const auto worthKeeping = [&](const QString &text) {
+        return !text.trimmed().isEmpty() && text != code &&
+               !(descriptor && text == descriptor->sampleCode);
+    };
+    QStringList texts{m_editor->toPlainText()};
+    QFile draft(draftPath(m_language));
+    if (draft.open(QIODevice::ReadOnly))
+        texts << QString::fromUtf8(draft.readAll());
+    texts.removeDuplicates();
+    QString kept;
+    const QString keptDir = QFileInfo(draftPath(m_language)).absolutePath() + u"/kept"_s;
+    const QString stamp = QDateTime::currentDateTime().toString(u"yyyyMMdd-HHmmss"_s);
+    for (int i = 0; i < texts.size(); ++i) {
+        if (!worthKeeping(texts.at(i)))
+            continue;
+        QDir().mkpath(keptDir);
+        const QString path =
+            keptDir + u"/%1-%2%3.txt"_s.arg(m_language, stamp, i ? u"-%1"_s.arg(i) : QString());
+        QSaveFile file(path);
+        if (file.open(QIODevice::WriteOnly) && file.write(texts.at(i).toUtf8()) >= 0 &&
+            file.commit())
+            kept = path;
+    }
+
+    // One undoable edit: Ctrl+Z brings the person's code back.
+    QTextCursor cursor(m_editor->document());
+    cursor.beginEditBlock();
+    cursor.select(QTextCursor::Document);
+    cursor.insertText(code);
+    cursor.endEditBlock();
+    m_editor->moveCursor(QTextCursor::Start);
+    m_editor->setFocus();
+    statusBar()->showMessage(kept.isEmpty() ? tr("Opened the code of %1.").arg(source)
+                                            : tr("Opened the code of %1. Your code: Undo, or %2")
+                                                  .arg(source, QDir::toNativeSeparators(kept)),
+                             15'000);
 }

@@ -27,6 +27,9 @@ class QToolBar;
 class ArtifactGallery;
 class EngineBanner;
 class LimitsPanel;
+class McpActivityFeed;
+class McpHost;
+class McpPanel;
 class NotebookConsole;
 class PoolPanel;
 
@@ -66,6 +69,15 @@ public:
     QDockWidget *poolDock() const { return m_poolDock; }
     /// The pool handed to the engine (nullptr while off or still being set up).
     std::shared_ptr<sandbox::SandboxPool> pool() const { return m_pool; }
+    /// The MCP server hosted by the window, its "MCP Server" dock (endpoint, token,
+    /// clients, approval mode) and its "MCP Activity" dock (every call, live).
+    McpHost *mcpHost() const { return m_mcpHost; }
+    McpPanel *mcpPanel() const { return m_mcpPanel; }
+    QDockWidget *mcpDock() const { return m_mcpDock; }
+    McpActivityFeed *mcpActivity() const { return m_mcpActivity; }
+    QDockWidget *mcpActivityDock() const { return m_mcpActivityDock; }
+    /// Opens the "Configure Claude Desktop" dialog.
+    QAction *configureClaudeAction() const { return m_configureClaudeAction; }
     /// Whether the notebook is shown instead of the script editor and console.
     bool isNotebookMode() const;
 
@@ -109,6 +121,12 @@ public Q_SLOTS:
     void showHelp();
     /// The setup check: engines, images, building missing images.
     void showSetupCheck();
+    /// Puts code (of LanguageRegistry id language) in the script editor, switching the
+    /// language, e.g. an MCP call's code ("Open in Editor"; source names it). When the
+    /// editor holds the person's own code, asks first (a window-modal question that does
+    /// not block), and keeps that code: Undo brings it back, and a copy goes to
+    /// drafts/kept/ under the app data folder.
+    void openInEditor(const QString &language, const QString &code, const QString &source);
 
 Q_SIGNALS:
     void runStarted();
@@ -129,6 +147,8 @@ private:
     void createDock();
     void createMenus();
     void createStatusBar();
+    void createMcp();
+    void replaceEditorCode(const QString &language, const QString &code, const QString &source);
 
     void applyLanguage(const QString &id);
     void applyLimitsToNotebook();
@@ -181,6 +201,12 @@ private:
     QDockWidget *m_artifactsDock = nullptr;
     PoolPanel *m_poolPanel = nullptr;
     QDockWidget *m_poolDock = nullptr;
+    McpHost *m_mcpHost = nullptr;
+    McpPanel *m_mcpPanel = nullptr;
+    QDockWidget *m_mcpDock = nullptr;
+    McpActivityFeed *m_mcpActivity = nullptr;
+    QDockWidget *m_mcpActivityDock = nullptr;
+    QAction *m_configureClaudeAction = nullptr;
     std::shared_ptr<sandbox::SandboxPool> m_pool;
     quint64 m_poolGeneration = 0; // bumped on every apply; stale creations are shut down
     QTimer m_poolRebuild;
