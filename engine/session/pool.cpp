@@ -9,6 +9,7 @@
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -26,23 +27,48 @@ Q_LOGGING_CATEGORY(lcPool, "sandbox.pool", QtInfoMsg)
 
 namespace sandbox {
 
+QStringList PoolOptions::zygotePreloadFor(const QString &language, const QString &image) const
+{
+    if (auto it = zygotePreload.constFind(image); it != zygotePreload.constEnd())
+        return *it;
+    const QString recipe = image.section(u'/', -1).section(u':', 0, 0); // sandbox-studio/python:r..
+    if (auto it = zygotePreload.constFind(recipe); it != zygotePreload.constEnd())
+        return *it;
+    if (language != QLatin1String("python") ||
+        !image.startsWith(QLatin1String("sandbox-studio/python:")))
+        return {};
+    static const QStringList defaults = [] {
+        QStringList out;
+        QFile f(QStringLiteral(":/helpers/python/zygote-preload.txt"));
+        if (f.open(QIODevice::ReadOnly))
+            for (const QByteArray &line : f.readAll().split('\n')) {
+                const QByteArray name = line.trimmed();
+                if (!name.isEmpty() && !name.startsWith('#'))
+                    out.append(QString::fromUtf8(name));
+            }
+        return out;
+    }();
+    return defaults;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 /// Empties the work directory (all but the running agent) and /tmp, SIGKILLs anything
-/// left, then lists what survived: any output means the reset did not work.
+/// left but the agent's zygotes and spares (KEEP_PIDS: the agent checked them, and they
+/// never ran a program), then lists what survived: any output means the reset did not work.
 constexpr auto ResetScript = R"SH(cd /
 find /sandbox -mindepth 1 -maxdepth 1 ! -name .agent -exec rm -rf {} + 2>/dev/null
 find /tmp -mindepth 1 -maxdepth 1 -exec rm -rf {} + 2>/dev/null
 for p in /proc/[0-9]*; do
   p=${p#/proc/}
-  case " 1 $$ $PPID $AGENT_PID " in *" $p "*) continue ;; esac
+  case " 1 $$ $PPID $AGENT_PID $KEEP_PIDS " in *" $p "*) continue ;; esac
   kill -9 "$p" 2>/dev/null
 done
 for p in /proc/[0-9]*; do
   p=${p#/proc/}
-  case " 1 $$ $PPID $AGENT_PID " in *" $p "*) continue ;; esac
+  case " 1 $$ $PPID $AGENT_PID $KEEP_PIDS " in *" $p "*) continue ;; esac
   read -r s < "/proc/$p/stat" 2>/dev/null || continue
   case "$s" in *") Z "*) ;; *) echo "process $p: $s" ;; esac
 done
@@ -56,6 +82,7 @@ exit 0
 struct Slot
 {
     std::unique_ptr<AgentChannel> channel;
+    QString zygote; ///< language of a ready zygote in this sandbox; empty = none
     Clock::time_point created = Clock::now();
     Clock::time_point idleSince = Clock::now();
     int uses = 0;
@@ -67,6 +94,8 @@ struct KeyState
     QString hash;
     const LanguageDescriptor *lang = nullptr;
     QByteArray helpersTar;
+    QStringList zygoteArgv; ///< empty = no zygote for this key
+    int zygotesFailed = 0;
     std::deque<std::unique_ptr<Slot>> idle;
     int busy = 0;      // lent out
     int resetting = 0; // back from a borrower, being reset
@@ -123,12 +152,23 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
         ks.hash = h;
         ks.lang = lang;
         ks.helpersTar = *tar;
+        if (opt.zygotes && lang->id == QLatin1String("python")) {
+            const QStringList preload = opt.zygotePreloadFor(lang->id, key.image);
+            if (!preload.isEmpty())
+                ks.zygoteArgv = QStringList{QStringLiteral("python3"),
+                                            QStringLiteral("/sandbox/.sandbox/python/"
+                                                           "sandbox_zygote.py")} +
+                                preload;
+        }
         cv.notify_all();
         return &ks;
     }
 
-    /// Creates a sandbox for ks (no lock held).
-    Result<std::unique_ptr<Slot>> make(const KeyState &ks, const CancelToken &cancel = {})
+    /// Creates a sandbox for ks (no lock held). withZygote: start its zygote and wait for
+    /// it (background creation); a borrower waiting for the sandbox does not wait for
+    /// preloading, and the zygote starts at the sandbox's first reset.
+    Result<std::unique_ptr<Slot>> make(const KeyState &ks, const CancelToken &cancel = {},
+                                       bool withZygote = true)
     {
         Limits limits;
         limits.memoryBytes = ks.key.memoryBytes;
@@ -145,18 +185,44 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
             return std::unexpected(put.error()); // the channel's destructor removes it
         auto slot = std::make_unique<Slot>();
         slot->channel = std::move(*channel);
+        if (withZygote)
+            ensureZygote(ks, *slot);
         return slot;
+    }
+
+    /// Starts ks's zygote in slot (or checks it is still there) and waits until it is
+    /// ready. A zygote that fails is no failure of the sandbox: its runs exec.
+    void ensureZygote(const KeyState &ks, Slot &slot)
+    {
+        slot.zygote.clear();
+        if (ks.zygoteArgv.isEmpty())
+            return;
+        auto z = slot.channel->startZygote(ks.key.language, ks.zygoteArgv,
+                                           Deadline::in(std::chrono::seconds(90)));
+        if (z && z->state == QLatin1String("ready")) {
+            slot.zygote = ks.key.language;
+            return;
+        }
+        qCInfo(lcPool).noquote() << "no zygote in pool sandbox" << slot.channel->sandboxId().left(12)
+                                 << ":" << (z ? z->message : z.error().toString());
+        std::lock_guard lock(m);
+        ++const_cast<KeyState &>(ks).zygotesFailed;
     }
 
     /// Makes a used sandbox like new. Errors: whatever step failed or could not be verified.
     Result<void> reset(const KeyState &ks, Slot &slot)
     {
         AgentChannel &ch = *slot.channel;
-        if (auto k = ch.killAll(Deadline::in(std::chrono::seconds(5))); !k)
-            return k;
+        auto kept = ch.killAll(Deadline::in(std::chrono::seconds(10)));
+        if (!kept)
+            return std::unexpected(kept.error());
+        QStringList keep;
+        for (qint64 pid : *kept)
+            keep.append(QString::number(pid));
         AgentRunSpec spec;
         spec.argv = {QStringLiteral("sh"), QStringLiteral("-c"), QLatin1String(ResetScript)};
-        spec.env = {QStringLiteral("AGENT_PID=%1").arg(ch.helloInfo().pid)};
+        spec.env = {QStringLiteral("AGENT_PID=%1").arg(ch.helloInfo().pid),
+                    QStringLiteral("KEEP_PIDS=%1").arg(keep.join(u' '))};
         spec.timeoutMs = 10'000;
         spec.outputLimit = 8192;
         QByteArray out;
@@ -172,7 +238,12 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
         if (r->exitCode != 0 || !out.isEmpty())
             return fail(ErrorCode::IoError, QStringLiteral("The sandbox could not be reset"),
                         QString::fromUtf8(out.left(2000)) + r->error);
-        return ch.putTar(QLatin1String(SandboxWorkDir), ks.helpersTar);
+        if (auto put = ch.putTar(QLatin1String(SandboxWorkDir), ks.helpersTar); !put)
+            return put;
+        // The zygote survives a reset only when the agent found nothing a run could have
+        // done to it; otherwise it was stopped and a fresh one starts here.
+        ensureZygote(ks, slot);
+        return {};
     }
 
     void destroyLater(std::unique_ptr<Slot> slot)
@@ -339,6 +410,11 @@ QString PoolLease::sandboxId() const
     return d->slot->channel->sandboxId();
 }
 
+QString PoolLease::zygoteLanguage() const
+{
+    return d->slot->zygote;
+}
+
 bool PoolLease::temporary() const
 {
     return d->temporary;
@@ -482,7 +558,7 @@ Result<std::unique_ptr<PoolLease>> SandboxPool::acquire(const PoolKey &key,
             int &counter = room ? ks.creating : ks.temporary;
             ++counter;
             lock.unlock();
-            auto made = st.make(ks, cancel);
+            auto made = st.make(ks, cancel, false);
             lock.lock();
             if (room)
                 --counter;
@@ -532,6 +608,10 @@ QList<PoolStats> SandboxPool::stats() const
         s.lends = ks.lends;
         s.created = ks.created;
         s.recycled = ks.recycled;
+        s.zygotesFailed = ks.zygotesFailed;
+        for (const auto &slot : ks.idle)
+            if (!slot->zygote.isEmpty())
+                ++s.zygotesReady;
         out.append(s);
     }
     return out;

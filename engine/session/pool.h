@@ -60,6 +60,17 @@ struct PoolOptions
     QString agentPath; ///< empty = AgentChannel::findAgentBinary()
     /// Per-language override of minWarm ("python" -> 2, "r" -> 0).
     QHash<QString, int> minWarmByLanguage;
+    /// Preloaded interpreters ("zygotes", agent/protocol.h): each Python sandbox keeps
+    /// one with the modules of zygotePreloadFor() imported, and one-shot runs fork from it
+    /// (Engine::runBlocking) instead of starting a fresh interpreter. Off = every run execs.
+    bool zygotes = true;
+    /// Modules a zygote preloads, by image reference ("sandbox-studio/python:r...") or
+    /// image recipe name ("python"); an empty list = no zygote for that image. Images
+    /// not listed use resources/helpers/python/zygote-preload.txt.
+    QHash<QString, QStringList> zygotePreload;
+
+    /// The modules language's zygote preloads in image; empty = that image gets none.
+    QStringList zygotePreloadFor(const QString &language, const QString &image) const;
 
     /// Warm sandboxes to keep for key: its language's override, else minWarm.
     int minWarmFor(const PoolKey &key) const
@@ -82,6 +93,8 @@ struct PoolStats
     qint64 lends = 0;
     qint64 created = 0;
     qint64 recycled = 0; ///< removed for age, uses, idleness or bad health
+    int zygotesReady = 0;  ///< warm sandboxes whose zygote came up
+    int zygotesFailed = 0; ///< sandboxes whose zygote failed (their runs exec)
 };
 
 class SandboxPool;
@@ -98,6 +111,9 @@ public:
 
     AgentChannel &channel();
     QString sandboxId() const;
+    /// The language whose zygote runs may fork from (AgentRunSpec::zygote); empty when
+    /// the pool keeps none for this sandbox.
+    QString zygoteLanguage() const;
     bool temporary() const;
     /// The sandbox is not reused: removed instead of reset when returned.
     void discard();
