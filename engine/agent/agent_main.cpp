@@ -560,9 +560,11 @@ struct Agent
         for (auto &[id, run] : runs)
             if (!run->reaped)
                 killGroup(run->pid, SIGKILL);
-        for (int round = 0; round < 8; ++round)
-            if (killDescendants(keep) == 0)
-                break;
+        // Until none is left alive: a SIGKILLed process with a large address space takes
+        // a while to exit, and the caller's next step (a reset check) must not see it.
+        const long long until = nowMs() + 3000;
+        for (int round = 0; killDescendants(keep) > 0 && nowMs() < until; ++round)
+            usleep(round < 8 ? 1000 : 5000);
     }
 
     /// One pass over /proc: SIGKILLs live descendants of this process, except the
@@ -781,7 +783,13 @@ void Agent::startRun(const Header &h)
     pid_t pid = -1;
     bool viaZygote = false;
     if (zygote) {
-        std::string job = JsonOut().strings("argv", argv).str("cwd", cwd).done();
+        // No cwd = the agent's own, as for an exec'd program.
+        std::string where = cwd;
+        if (where.empty()) {
+            char buf[4096];
+            where = getcwd(buf, sizeof buf) ? buf : "/";
+        }
+        std::string job = JsonOut().strings("argv", argv).str("cwd", where).done();
         const int fds[4] = {inP[0], outP[1], errP[1], execP[1]};
         char control[CMSG_SPACE(sizeof fds)] = {};
         iovec iov{job.data(), job.size()};
@@ -952,10 +960,25 @@ void Agent::zygoteFailed(Zygote &z, const std::string &message)
     if (z.state == Zygote::State::Failed)
         return;
     logf("%s zygote: %s", z.language.c_str(), message.c_str());
+    const pid_t spare = z.sparePid;
     dropSpare(z);
     if (z.pid > 1)
         ::kill(z.pid, SIGKILL);
     closeFd(z.ctrl);
+    // Reap both here (bounded): a reset that follows must not find them still exiting.
+    for (pid_t pid : {z.pid, spare}) {
+        if (pid <= 1)
+            continue;
+        const long long until = nowMs() + 2000;
+        while (nowMs() < until) {
+            int st = 0;
+            const pid_t r = waitpid(pid, &st, WNOHANG);
+            if (r == pid || (r < 0 && errno == ECHILD))
+                break;
+            usleep(2000);
+        }
+    }
+    z.pid = -1;
     z.state = Zygote::State::Failed;
     z.message = message;
     z.sparePending = false;
