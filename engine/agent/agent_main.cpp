@@ -462,6 +462,7 @@ struct Run
     bool truncated = false;
     long long outputLimit = 0;
     long long forwarded = 0;
+    std::string zygote; ///< forked from this language's zygote: ask it for a spare at exit
 };
 
 /// A preloaded interpreter (protocol.h, "Zygotes"): started by the agent with a
@@ -814,7 +815,9 @@ void Agent::startRun(const Header &h)
             ::close(zygote->spareSock);
             zygote->spareSock = -1;
             zygote->sparePid = -1;
-            requestSpare(*zygote);
+            // The next spare is made when this run ends: forking now would compete with
+            // the program's start for the CPU.
+            run->zygote = zygote->language;
         } else {
             logf("spare %d of the %s zygote did not take its job: %s", zygote->sparePid,
                  zygote->language.c_str(), strerror(errno));
@@ -1510,6 +1513,9 @@ bool Agent::finishIfDone(Run &run, long long now)
         sig = WTERMSIG(run.status);
         exitCode = 128 + sig;
     }
+    if (!run.zygote.empty())
+        if (auto it = zygotes.find(run.zygote); it != zygotes.end())
+            requestSpare(it->second);
     auto ms = [](const timeval &tv) { return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000; };
     emit(JsonOut()
              .str("ev", "exit")

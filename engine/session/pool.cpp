@@ -27,6 +27,11 @@ Q_LOGGING_CATEGORY(lcPool, "sandbox.pool", QtInfoMsg)
 
 namespace sandbox {
 
+bool zygotesByDefault()
+{
+    return qEnvironmentVariableIntValue("SANDBOX_STUDIO_NO_ZYGOTE") != 1;
+}
+
 QStringList PoolOptions::zygotePreloadFor(const QString &language, const QString &image) const
 {
     if (auto it = zygotePreload.constFind(image); it != zygotePreload.constEnd())
@@ -835,6 +840,161 @@ Result<QByteArray> benchmarkPool(Engine &engine, const PoolBenchOptions &options
                                {QStringLiteral("recycled"), st.recycled}});
         pool->shutdown();
     }
+    return QJsonDocument(out).toJson(QJsonDocument::Indented);
+}
+
+Result<QByteArray> benchmarkZygote(Engine &engine, const ZygoteBenchOptions &options)
+{
+    auto image = Engine::defaultImageFor(QStringLiteral("python"));
+    if (!image)
+        return std::unexpected(image.error());
+    struct Script
+    {
+        QString name;
+        RunRequest req;
+        QByteArray expect; ///< stdout must contain it
+        int pngs = 0;      ///< at least this many PNG artifacts
+    };
+    QList<Script> scripts;
+    {
+        Script s;
+        s.name = QStringLiteral("import_pandas_print1");
+        s.req.code = QStringLiteral("import pandas; print(1)\n");
+        s.expect = "1\n";
+        scripts.append(s);
+    }
+    QFile sales(options.casesDir + QStringLiteral("/python/sales_summary.py"));
+    const bool haveSales = !options.casesDir.isEmpty() && sales.open(QIODevice::ReadOnly);
+    if (haveSales) {
+        Script s;
+        s.name = QStringLiteral("py_sales_summary");
+        s.req.code = QString::fromUtf8(sales.readAll());
+        s.expect = "Grand total: 92,000";
+        s.pngs = 1;
+        scripts.append(s);
+    }
+    for (Script &s : scripts) {
+        s.req.language = QStringLiteral("python");
+        s.req.image = *image;
+    }
+    const PoolKey key = PoolKey::from(engine.runtime().backend(), QStringLiteral("python"), *image,
+                                      Limits{}, NetworkMode::None);
+
+    struct Sample
+    {
+        double totalMs = 0;
+        double programMs = 0;
+        bool viaZygote = false;
+    };
+    auto runOnce = [&](Engine &e, const Script &s) -> Result<Sample> {
+        Sample out;
+        RunObserver obs;
+        obs.onStatus = [&](const QString &st) {
+            if (st == QLatin1String("ran in a preloaded interpreter"))
+                out.viaZygote = true;
+        };
+        QElapsedTimer t;
+        t.start();
+        auto r = e.runBlocking(s.req, obs);
+        if (!r)
+            return std::unexpected(r.error());
+        out.totalMs = msSince(t);
+        out.programMs = double(r->durationMs);
+        int pngs = 0;
+        for (const Artifact &a : r->artifacts)
+            pngs += a.mimeType == QLatin1String("image/png");
+        if (r->exitCode != 0 || !r->stdoutData.contains(s.expect) || pngs < s.pngs)
+            return fail(ErrorCode::Internal,
+                        QStringLiteral("%1 did not give the expected result").arg(s.name),
+                        QString::fromUtf8(r->stdoutData + r->stderrData).left(800));
+        return out;
+    };
+    auto measure = [&](Engine &e, const Script &s, int iterations, int warmUps,
+                       SandboxPool *pool, bool wantZygote) -> Result<QJsonObject> {
+        QList<double> total, program;
+        int forked = 0;
+        for (int i = 0; i < iterations + warmUps; ++i) {
+            if (pool)
+                if (auto w = pool->waitWarm(key, Deadline::in(std::chrono::seconds(120))); !w)
+                    return std::unexpected(w.error());
+            auto r = runOnce(e, s);
+            if (!r)
+                return std::unexpected(r.error());
+            if (i < warmUps)
+                continue;
+            total << r->totalMs;
+            program << r->programMs;
+            forked += r->viaZygote;
+        }
+        if (wantZygote && forked != iterations)
+            return fail(ErrorCode::Internal,
+                        QStringLiteral("only %1 of %2 runs of %3 forked from the zygote")
+                            .arg(forked)
+                            .arg(iterations)
+                            .arg(s.name));
+        return QJsonObject{{QStringLiteral("run_ms"), latencyStats(total)},
+                           {QStringLiteral("program_ms"), latencyStats(program)},
+                           {QStringLiteral("forked_from_zygote"), forked}};
+    };
+
+    QJsonObject out{{QStringLiteral("benchmark"), QStringLiteral("zygote")},
+                    {QStringLiteral("image"), *image},
+                    {QStringLiteral("host_cpus"), QThread::idealThreadCount()}};
+    {
+        QFile load(QStringLiteral("/proc/loadavg"));
+        if (load.open(QIODevice::ReadOnly))
+            out.insert(QStringLiteral("host_loadavg"),
+                       QString::fromLatin1(load.readAll().trimmed()));
+    }
+    QJsonObject results;
+    for (const Script &s : scripts)
+        results.insert(s.name, QJsonObject{});
+    for (const bool zygotes : {true, false}) {
+        PoolOptions o;
+        o.agentPath = options.agentPath;
+        o.minWarm = 2;
+        o.maxSize = 2;
+        o.zygotes = zygotes;
+        auto pool = SandboxPool::create(engine.runtimePtr(), o);
+        Engine pooled(engine.runtimePtr());
+        pooled.setPool(pool);
+        QElapsedTimer warm;
+        warm.start();
+        if (auto w = pool->waitWarm(key, Deadline::in(std::chrono::seconds(180))); !w)
+            return std::unexpected(w.error());
+        const double warmMs = msSince(warm);
+        if (zygotes && pool->stats().value(0).zygotesReady < 1)
+            return fail(ErrorCode::Internal, QStringLiteral("no zygote came up in the pool"));
+        for (const Script &s : scripts) {
+            auto m = measure(pooled, s, options.iterations, 2, pool.get(), zygotes);
+            if (!m)
+                return std::unexpected(m.error());
+            QJsonObject entry = results.value(s.name).toObject();
+            QJsonObject stats = *m;
+            if (zygotes && s.pngs > 0)
+                stats.insert(QStringLiteral("goal_p50_run_ms"), 60);
+            entry.insert(zygotes ? QStringLiteral("zygote_warm_pool")
+                                 : QStringLiteral("plain_spawn_warm_pool"),
+                         stats);
+            results.insert(s.name, entry);
+        }
+        out.insert(zygotes ? QStringLiteral("pool_warm_up_ms_with_zygotes")
+                           : QStringLiteral("pool_warm_up_ms_without_zygotes"),
+                   warmMs);
+        pool->shutdown();
+    }
+    for (const Script &s : scripts) {
+        auto m = measure(engine, s, options.coldIterations, 1, nullptr, false);
+        if (!m)
+            return std::unexpected(m.error());
+        QJsonObject entry = results.value(s.name).toObject();
+        entry.insert(QStringLiteral("cold_sandbox"), *m);
+        results.insert(s.name, entry);
+    }
+    out.insert(QStringLiteral("scripts"), results);
+    if (!haveSales)
+        out.insert(QStringLiteral("note"),
+                   QStringLiteral("py-sales-summary not measured: no cases folder (--cases DIR)"));
     return QJsonDocument(out).toJson(QJsonDocument::Indented);
 }
 

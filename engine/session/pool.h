@@ -48,6 +48,10 @@ enum class PoolExhaustion
     Temporary ///< create a sandbox outside the pool, removed after its use
 };
 
+/// Whether pools keep zygotes unless told otherwise: true, except when the environment
+/// has SANDBOX_STUDIO_NO_ZYGOTE=1 (what `sandbox-studio --no-zygote ...` sets).
+bool zygotesByDefault();
+
 struct PoolOptions
 {
     int minWarm = 1;                               ///< per key, created in the background
@@ -63,7 +67,8 @@ struct PoolOptions
     /// Preloaded interpreters ("zygotes", agent/protocol.h): each Python sandbox keeps
     /// one with the modules of zygotePreloadFor() imported, and one-shot runs fork from it
     /// (Engine::runBlocking) instead of starting a fresh interpreter. Off = every run execs.
-    bool zygotes = true;
+    /// Default: on, unless SANDBOX_STUDIO_NO_ZYGOTE=1 (set by the `--no-zygote` flag).
+    bool zygotes = zygotesByDefault();
     /// Modules a zygote preloads, by image reference ("sandbox-studio/python:r...") or
     /// image recipe name ("python"); an empty list = no zygote for that image. Images
     /// not listed use resources/helpers/python/zygote-preload.txt.
@@ -186,5 +191,26 @@ struct PoolBenchOptions
 /// container, throughput with a pool of throughputPool, and concurrentRuns at once (none
 /// may be lost). Leaves no sandbox behind. Errors: the first failed run's.
 Result<QByteArray> benchmarkPool(Engine &engine, const PoolBenchOptions &options = {});
+
+/// What benchmarkZygote measures.
+struct ZygoteBenchOptions
+{
+    int iterations = 20;    ///< timed runs per script on each warm path (after 2 warm-ups)
+    int coldIterations = 3; ///< timed runs per script on the cold path
+    QString agentPath;      ///< empty = AgentChannel::findAgentBinary()
+    /// The shared cases folder (cases.json, python/sales_summary.py); empty or missing =
+    /// the py-sales-summary script is not measured.
+    QString casesDir;
+};
+
+/// One-shot Python runs through the engine (Engine::runBlocking, end to end: borrow,
+/// copy in, run, artifacts) as JSON (`sandbox-studio bench zygote`, bench_zygote):
+/// `import pandas; print(1)` and the shared case py-sales-summary (pandas + a matplotlib
+/// PNG), each forked from the zygote of a warm pool sandbox, spawned as a fresh
+/// `python3 main.py` in the same kind of warm sandbox (zygotes off), and in a cold
+/// sandbox (no pool). Per path: latency stats of the whole run and of the program alone
+/// (RunResult::durationMs). Each warm run starts with its pool warm again (the reset of
+/// the previous run is not timed). Leaves no sandbox behind. Errors: a failed run's.
+Result<QByteArray> benchmarkZygote(Engine &engine, const ZygoteBenchOptions &options = {});
 
 } // namespace sandbox

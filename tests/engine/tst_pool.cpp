@@ -27,6 +27,9 @@ PoolOptions baseOptions()
     o.minWarm = 0;
     o.maxSize = 1;
     o.waitTimeout = 30s;
+    // Pool mechanics and their timings; zygotes have their own suite (tst_zygote) and
+    // nothingCarriesOverBetweenBorrowers runs with them.
+    o.zygotes = false;
     return o;
 }
 
@@ -107,7 +110,9 @@ void TestPool::initTestCase()
 
 void TestPool::nothingCarriesOverBetweenBorrowers()
 {
-    auto pool = SandboxPool::create(m_engine->runtimePtr(), baseOptions());
+    PoolOptions o = baseOptions();
+    o.zygotes = true;
+    auto pool = SandboxPool::create(m_engine->runtimePtr(), o);
     Engine engine(m_engine->runtimePtr());
     engine.setPool(pool);
     RunRequest first;
