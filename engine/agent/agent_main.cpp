@@ -20,10 +20,10 @@
 #include <map>
 #include <memory>
 #include <poll.h>
+#include <set>
 #include <string>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <set>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -1028,8 +1028,8 @@ bool Agent::readZygote(Zygote &z)
     if (n <= 0) {
         for (int i = 0; i < std::min(got, 4); ++i)
             ::close(fds[i]);
-        zygoteFailed(z, n == 0 ? "the zygote exited" : std::string("control socket: ") +
-                                                           strerror(errno));
+        zygoteFailed(z, n == 0 ? "the zygote exited"
+                               : std::string("control socket: ") + strerror(errno));
         return false;
     }
     buf[n] = 0;

@@ -353,7 +353,8 @@ void AgentChannel::pump(std::unique_lock<std::mutex> &lock, int sliceMs)
                 if (auto keep = j.find("keep"); keep != j.end() && keep->is_array())
                     for (const json &p : *keep)
                         if (p.is_string())
-                            item.kept.append(QString::fromStdString(p.get<std::string>()).toLongLong());
+                            item.kept.append(
+                                QString::fromStdString(p.get<std::string>()).toLongLong());
             } else if (ev == QLatin1String("zygote")) {
                 item.kind = Item::Kind::Zygote;
                 item.zygote.language = str(j, "language");
@@ -407,9 +408,9 @@ void AgentChannel::pump(std::unique_lock<std::mutex> &lock, int sliceMs)
 Result<AgentChannel::Item> AgentChannel::awaitControl(const char *ev, const CancelToken &cancel,
                                                       Deadline deadline)
 {
-    const Item::Kind want = qstrcmp(ev, "hello") == 0       ? Item::Kind::Hello
+    const Item::Kind want = qstrcmp(ev, "hello") == 0        ? Item::Kind::Hello
                             : qstrcmp(ev, "killed_all") == 0 ? Item::Kind::KilledAll
-                                                              : Item::Kind::Zygote;
+                                                             : Item::Kind::Zygote;
     std::unique_lock lock(m_state);
     for (;;) {
         while (!m_control->items.empty()) {
@@ -470,9 +471,8 @@ Result<AgentZygoteInfo> AgentChannel::startZygote(const QString &language, const
         std::lock_guard lock(m_state);
         m_control->items.clear();
     }
-    if (auto s = send(json{{"op", "zygote"},
-                           {"language", language.toStdString()},
-                           {"argv", stringArray(argv)}}
+    if (auto s = send(json{
+            {"op", "zygote"}, {"language", language.toStdString()}, {"argv", stringArray(argv)}}
                           .dump());
         !s)
         return std::unexpected(s.error());

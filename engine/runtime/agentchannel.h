@@ -55,7 +55,7 @@ struct AgentRunResult
     qint64 maxRssKb = 0;
     qint64 userMs = 0;
     qint64 sysMs = 0;
-    QString error; ///< the agent's "error" event, e.g. "cannot execute x: No such file..."
+    QString error;          ///< the agent's "error" event, e.g. "cannot execute x: No such file..."
     bool viaZygote = false; ///< forked from the zygote named by AgentRunSpec::zygote
     QString zygoteWhy;      ///< why not, when a zygote was asked for and not used
 };
@@ -64,10 +64,10 @@ struct AgentRunResult
 struct AgentZygoteInfo
 {
     QString language;
-    QString state; ///< "ready", "starting" or "failed"
+    QString state;   ///< "ready", "starting" or "failed"
     QString message; ///< why it failed
     qint64 pid = 0;
-    qint64 sparePid = 0; ///< the forked child waiting for the next run (0 = none yet)
+    qint64 sparePid = 0;  ///< the forked child waiting for the next run (0 = none yet)
     qint64 preloadMs = 0; ///< how long importing the preloaded modules took
     qint64 modules = 0;   ///< len(sys.modules) once preloaded
     qint64 forks = 0;     ///< runs forked from it so far
@@ -196,10 +196,10 @@ private:
             Zygote
         };
         Kind kind = Kind::Error;
-        QByteArray payload;  ///< Stdout, Stderr
-        QString message;     ///< Error
-        AgentRunResult exit; ///< Exit (pid in Started too)
-        AgentHello hello;    ///< Hello
+        QByteArray payload;     ///< Stdout, Stderr
+        QString message;        ///< Error
+        AgentRunResult exit;    ///< Exit (pid in Started too)
+        AgentHello hello;       ///< Hello
         AgentZygoteInfo zygote; ///< Zygote
         QList<qint64> kept;     ///< KilledAll
     };

@@ -208,8 +208,9 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
             slot.zygote = ks.key.language;
             return;
         }
-        qCInfo(lcPool).noquote() << "no zygote in pool sandbox" << slot.channel->sandboxId().left(12)
-                                 << ":" << (z ? z->message : z.error().toString());
+        qCInfo(lcPool).noquote() << "no zygote in pool sandbox"
+                                 << slot.channel->sandboxId().left(12) << ":"
+                                 << (z ? z->message : z.error().toString());
         std::lock_guard lock(m);
         ++const_cast<KeyState &>(ks).zygotesFailed;
     }
@@ -909,8 +910,8 @@ Result<QByteArray> benchmarkZygote(Engine &engine, const ZygoteBenchOptions &opt
                         QString::fromUtf8(r->stdoutData + r->stderrData).left(800));
         return out;
     };
-    auto measure = [&](Engine &e, const Script &s, int iterations, int warmUps,
-                       SandboxPool *pool, bool wantZygote) -> Result<QJsonObject> {
+    auto measure = [&](Engine &e, const Script &s, int iterations, int warmUps, SandboxPool *pool,
+                       bool wantZygote) -> Result<QJsonObject> {
         QList<double> total, program;
         int forked = 0;
         for (int i = 0; i < iterations + warmUps; ++i) {

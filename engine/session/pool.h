@@ -97,7 +97,7 @@ struct PoolStats
     int temporary = 0; ///< lent outside the maximum (PoolExhaustion::Temporary)
     qint64 lends = 0;
     qint64 created = 0;
-    qint64 recycled = 0; ///< removed for age, uses, idleness or bad health
+    qint64 recycled = 0;   ///< removed for age, uses, idleness or bad health
     int zygotesReady = 0;  ///< warm sandboxes whose zygote came up
     int zygotesFailed = 0; ///< sandboxes whose zygote failed (their runs exec)
 };

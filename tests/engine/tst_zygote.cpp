@@ -93,8 +93,8 @@ void TestZygote::initTestCase()
     QVERIFY(m_engine);
     auto image = Engine::defaultImageFor(QStringLiteral("python"));
     QVERIFY_RESULT(image);
-    m_key = PoolKey::from(m_engine->runtime().backend(), QStringLiteral("python"), *image,
-                          Limits{}, NetworkMode::None);
+    m_key = PoolKey::from(m_engine->runtime().backend(), QStringLiteral("python"), *image, Limits{},
+                          NetworkMode::None);
     m_zygotePool = SandboxPool::create(m_engine->runtimePtr(), options(true));
     m_plainPool = SandboxPool::create(m_engine->runtimePtr(), options(false));
     m_zygote = std::make_unique<Engine>(m_engine->runtimePtr());
@@ -168,8 +168,8 @@ void TestZygote::sameAsPlainInterpreter_data()
     QTest::newRow("exit-none") << QStringLiteral("raise SystemExit\n");
     QTest::newRow("exit-large") << QStringLiteral("import sys\nsys.exit(300)\n");
     QTest::newRow("os-exit") << QStringLiteral("import os\nprint('x', flush=True)\nos._exit(7)\n");
-    QTest::newRow("uncaught-exception") << QStringLiteral(
-        "def f(x):\n    return 1 / x\n\nprint('before')\nf(0)\n");
+    QTest::newRow("uncaught-exception")
+        << QStringLiteral("def f(x):\n    return 1 / x\n\nprint('before')\nf(0)\n");
     QTest::newRow("chained-exception") << QStringLiteral(
         "try:\n    {}['k']\nexcept KeyError as e:\n    raise ValueError('bad') from e\n");
     QTest::newRow("keyboard-interrupt") << QStringLiteral("raise KeyboardInterrupt\n");
@@ -179,14 +179,14 @@ void TestZygote::sameAsPlainInterpreter_data()
         "tb.tb_frame.f_code.co_filename, tb.tb_lineno, tb.tb_next)\nraise RuntimeError('x')\n");
     QTest::newRow("sigterm-self") << QStringLiteral(
         "import os, signal\nprint('bye', flush=True)\nos.kill(os.getpid(), signal.SIGTERM)\n");
-    QTest::newRow("atexit-thread-unclosed-file") << QStringLiteral(
-        "import atexit, threading, time\n"
-        "atexit.register(lambda: print('atexit ran'))\n"
-        "def late():\n    time.sleep(0.2)\n    print('thread finished')\n"
-        "threading.Thread(target=late).start()\n"
-        "f = open('unclosed.txt', 'w')\nf.write('buffered data')\n"
-        "class D:\n    def __del__(self):\n        print('finalizer ran')\n"
-        "d = D()\nprint('main done')\n");
+    QTest::newRow("atexit-thread-unclosed-file")
+        << QStringLiteral("import atexit, threading, time\n"
+                          "atexit.register(lambda: print('atexit ran'))\n"
+                          "def late():\n    time.sleep(0.2)\n    print('thread finished')\n"
+                          "threading.Thread(target=late).start()\n"
+                          "f = open('unclosed.txt', 'w')\nf.write('buffered data')\n"
+                          "class D:\n    def __del__(self):\n        print('finalizer ran')\n"
+                          "d = D()\nprint('main done')\n");
     QTest::newRow("not-preloaded-imports") << QStringLiteral(
         "import json, sqlite3, decimal, csv\nimport scipy.stats as st\nimport seaborn\n"
         "print(json.dumps({'a': 1}), sqlite3.sqlite_version_info >= (3,), "
@@ -199,7 +199,8 @@ void TestZygote::sameAsPlainInterpreter_data()
         "df.plot(x='x', y='y')\nplt.title('t')\nplt.show()\n"
         "plt.figure(); plt.bar(['a', 'b'], [1, 2])\nprint(plt.get_backend())\n");
     QTest::newRow("output-limit") << QStringLiteral(
-        "import sys\nfor i in range(200000):\n    sys.stdout.write('%06d line of output\\n' % i)\n");
+        "import sys\nfor i in range(200000):\n    sys.stdout.write('%06d line of output\\n' % "
+        "i)\n");
 }
 
 void TestZygote::sameAsPlainInterpreter()
@@ -287,12 +288,11 @@ void TestZygote::sharedCasesThroughZygote()
 
 void TestZygote::randomStreamsDiffer()
 {
-    const QString code = QStringLiteral(
-        "import random, os, uuid, tempfile\nimport numpy as np\n"
-        "print(random.random(), random.getrandbits(64))\n"
-        "print(np.random.rand(), np.random.randint(0, 2**31))\n"
-        "print(np.random.default_rng().random(), uuid.uuid4())\n"
-        "print(next(tempfile._get_candidate_names()))\n");
+    const QString code = QStringLiteral("import random, os, uuid, tempfile\nimport numpy as np\n"
+                                        "print(random.random(), random.getrandbits(64))\n"
+                                        "print(np.random.rand(), np.random.randint(0, 2**31))\n"
+                                        "print(np.random.default_rng().random(), uuid.uuid4())\n"
+                                        "print(next(tempfile._get_candidate_names()))\n");
     auto a = run(*m_zygote, code);
     QVERIFY_RESULT(a);
     auto b = run(*m_zygote, code);
@@ -318,32 +318,30 @@ void TestZygote::nothingReachesTheNextRun()
 {
     // One run changes the environment, patches preloaded and other modules, changes
     // process-wide settings; the next run (same sandbox, same zygote) sees none of it.
-    auto a = run(*m_zygote,
-                 QStringLiteral(
-                     "import os, sys, json, numpy, pandas, matplotlib, socket\n"
-                     "os.environ['LEAK'] = '1'\nos.putenv('LEAK2', '1')\n"
-                     "json.dumps = lambda *a, **k: 'PATCHED'\n"
-                     "numpy.mean = lambda *a, **k: 'PATCHED'\n"
-                     "pandas.DataFrame.sum = lambda *a, **k: 'PATCHED'\n"
-                     "matplotlib.rcParams['lines.linewidth'] = 99\n"
-                     "sys.modules['collections'].PATCH = 1\n"
-                     "sys.path.insert(0, '/tmp/evil')\n"
-                     "os.umask(0o777)\nos.chdir('/tmp')\n"
-                     "import decimal; decimal.getcontext().prec = 3\n"
-                     "print('patched', json.dumps([1]), os.getpid())\n"));
+    auto a =
+        run(*m_zygote, QStringLiteral("import os, sys, json, numpy, pandas, matplotlib, socket\n"
+                                      "os.environ['LEAK'] = '1'\nos.putenv('LEAK2', '1')\n"
+                                      "json.dumps = lambda *a, **k: 'PATCHED'\n"
+                                      "numpy.mean = lambda *a, **k: 'PATCHED'\n"
+                                      "pandas.DataFrame.sum = lambda *a, **k: 'PATCHED'\n"
+                                      "matplotlib.rcParams['lines.linewidth'] = 99\n"
+                                      "sys.modules['collections'].PATCH = 1\n"
+                                      "sys.path.insert(0, '/tmp/evil')\n"
+                                      "os.umask(0o777)\nos.chdir('/tmp')\n"
+                                      "import decimal; decimal.getcontext().prec = 3\n"
+                                      "print('patched', json.dumps([1]), os.getpid())\n"));
     QVERIFY_RESULT(a);
     QVERIFY(a->viaZygote());
     QVERIFY2(a->result.stdoutData.startsWith("patched PATCHED"), a->result.stdoutData.constData());
     auto b = run(*m_zygote,
-                 QStringLiteral(
-                     "import os, sys, json, numpy, pandas, matplotlib, collections\n"
-                     "print(os.environ.get('LEAK'), os.environ.get('LEAK2'))\n"
-                     "print(json.dumps([1]), numpy.mean([1, 3]), "
-                     "pandas.DataFrame({'a': [1, 2]}).sum().tolist())\n"
-                     "print(matplotlib.rcParams['lines.linewidth'], "
-                     "hasattr(collections, 'PATCH'), '/tmp/evil' in sys.path)\n"
-                     "print(oct(os.umask(0o022)), os.getcwd())\n"
-                     "import decimal; print(decimal.getcontext().prec)\n"));
+                 QStringLiteral("import os, sys, json, numpy, pandas, matplotlib, collections\n"
+                                "print(os.environ.get('LEAK'), os.environ.get('LEAK2'))\n"
+                                "print(json.dumps([1]), numpy.mean([1, 3]), "
+                                "pandas.DataFrame({'a': [1, 2]}).sum().tolist())\n"
+                                "print(matplotlib.rcParams['lines.linewidth'], "
+                                "hasattr(collections, 'PATCH'), '/tmp/evil' in sys.path)\n"
+                                "print(oct(os.umask(0o022)), os.getcwd())\n"
+                                "import decimal; print(decimal.getcontext().prec)\n"));
     QVERIFY_RESULT(b);
     QVERIFY(b->viaZygote());
     QCOMPARE(b->result.exitCode, 0);
@@ -368,23 +366,23 @@ void TestZygote::zygoteCannotBeTamperedWith()
         "            except OSError:\n"
         "                pass\n"
         "    return out\n");
-    auto a = run(*m_zygote,
-                 find + QStringLiteral(
-                            "import signal, resource\n"
-                            "z = zygotes()\nprint('found', len(z) >= 1)\n"
-                            "for p in z:\n"
-                            "    for what in ('mem', 'environ', 'maps'):\n"
-                            "        try:\n"
-                            "            open('/proc/%d/%s' % (p, what), 'rb').read(16)\n"
-                            "            print('READ', what)\n"
-                            "        except OSError as e:\n"
-                            "            print('denied', what, e.errno)\n"
-                            "    os.kill(p, signal.SIGTERM)\n"
-                            "    os.kill(p, signal.SIGINT)\n"
-                            "    resource.prlimit(p, resource.RLIMIT_NOFILE, (64, 64))\n"
-                            "    os.setpriority(os.PRIO_PROCESS, p, 10)\n"
-                            "    os.kill(p, signal.SIGSTOP)\n"
-                            "print('done')\n"));
+    auto a =
+        run(*m_zygote,
+            find + QStringLiteral("import signal, resource\n"
+                                  "z = zygotes()\nprint('found', len(z) >= 1)\n"
+                                  "for p in z:\n"
+                                  "    for what in ('mem', 'environ', 'maps'):\n"
+                                  "        try:\n"
+                                  "            open('/proc/%d/%s' % (p, what), 'rb').read(16)\n"
+                                  "            print('READ', what)\n"
+                                  "        except OSError as e:\n"
+                                  "            print('denied', what, e.errno)\n"
+                                  "    os.kill(p, signal.SIGTERM)\n"
+                                  "    os.kill(p, signal.SIGINT)\n"
+                                  "    resource.prlimit(p, resource.RLIMIT_NOFILE, (64, 64))\n"
+                                  "    os.setpriority(os.PRIO_PROCESS, p, 10)\n"
+                                  "    os.kill(p, signal.SIGSTOP)\n"
+                                  "print('done')\n"));
     QVERIFY_RESULT(a);
     QVERIFY(a->viaZygote());
     const QString out = QString::fromUtf8(a->result.stdoutData);
@@ -393,8 +391,8 @@ void TestZygote::zygoteCannotBeTamperedWith()
     QVERIFY2(!out.contains(QStringLiteral("READ")), qPrintable(out));
     QVERIFY2(out.contains(QStringLiteral("denied mem")), qPrintable(out));
 
-    auto b = run(*m_zygote, find + QStringLiteral(
-                                       "import resource\n"
+    auto b = run(*m_zygote,
+                 find + QStringLiteral("import resource\n"
                                        "print(resource.getrlimit(resource.RLIMIT_NOFILE)[0] > "
                                        "64, os.getpriority(os.PRIO_PROCESS, 0))\n"
                                        "print([open('/proc/%d/stat' % p).read().split(') ')[1][0]"
