@@ -66,7 +66,18 @@ def _warm_up():
         ax.set_title("warm-up")
         ax.set_xlabel("x")
         ax.legend()
+        fig.tight_layout()
         save(fig, io.BytesIO(), format="png", dpi=fig.dpi)
+        pd = sys.modules.get("pandas")
+        if pd is not None:
+            # pandas' plotting backend (found through entry points once, then cached) and
+            # its matplotlib converters load on the first DataFrame.plot.
+            fig2, ax2 = plt.subplots(figsize=(6, 4))
+            s = pd.Series([3, 1, 2], index=["a", "b", "c"]).sort_values(ascending=False)
+            s.plot(kind="bar", ax=ax2, color="steelblue")
+            pd.DataFrame({"x": [1, 2], "y": [2, 1]}).plot(x="x", y="y", ax=ax2)
+            fig2.tight_layout()
+            save(fig2, io.BytesIO(), format="png", dpi=fig2.dpi)
         plt.close("all")
         # Loaded fonts keep their files open; a run must not share (or lose) a descriptor
         # of the zygote's, so drop them: the font list, the costly part, stays.
@@ -78,9 +89,11 @@ def _warm_up():
     if pd is not None:
         import io
 
-        df = pd.read_csv(io.StringIO("a,b\n1,2\n1,3\n2,4\n"))
+        df = pd.read_csv(io.StringIO("a,b,c\n1,2,x\n1,3,y\n2,4,x\n"))
         df.groupby("a")["b"].agg(["sum", "mean"]).to_string()
         df.describe().round(2).to_string()
+        df.pivot(index="a", columns="c", values="b").to_string()
+        f"{df['b'].sum():,}"
 
 
 def _preload(modules):
