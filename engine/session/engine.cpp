@@ -600,8 +600,8 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
         spec.argv = argv;
         spec.timeoutMs = timeoutMs;
         spec.outputLimit = outputLimit;
-        const bool program = !zygote.isEmpty() && argv == programArgv;
-        if (program)
+        const bool program = argv == programArgv;
+        if (program && !zygote.isEmpty())
             spec.zygote = zygote;
         auto r = agent.run(
             spec, io, c,
@@ -610,9 +610,11 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
             broken = true;
             return std::unexpected(r.error());
         }
-        if (program)
+        if (program && !zygote.isEmpty())
             status(r->viaZygote ? QStringLiteral("ran in a preloaded interpreter")
                                 : QStringLiteral("ran in a fresh interpreter: ") + r->zygoteWhy);
+        if (program)
+            status(QStringLiteral("program CPU time: %1 ms").arg(r->userMs + r->sysMs));
         ExecResult e;
         e.exitCode = r->exitCode;
         e.cancelled = r->cancelled;

@@ -208,9 +208,10 @@ struct ZygoteBenchOptions
 /// `import pandas; print(1)` and the shared case py-sales-summary (pandas + a matplotlib
 /// PNG), each forked from the zygote of a warm pool sandbox, spawned as a fresh
 /// `python3 main.py` in the same kind of warm sandbox (zygotes off), and in a cold
-/// sandbox (no pool). Per path: latency stats of the whole run and of the program alone
-/// (RunResult::durationMs). Each warm run starts with its pool warm again (the reset of
-/// the previous run is not timed). Leaves no sandbox behind. Errors: a failed run's.
+/// sandbox (no pool). Per path: latency stats of the whole run, of the program alone
+/// (RunResult::durationMs) and, through the agent, of its CPU time. Each warm run starts with its
+/// pool warm again (the reset of the previous run is not timed). Leaves no sandbox behind. Errors:
+/// a failed run's.
 Result<QByteArray> benchmarkZygote(Engine &engine, const ZygoteBenchOptions &options = {});
 
 } // namespace sandbox
