@@ -75,6 +75,7 @@ private Q_SLOTS:
     void zygoteCannotBeTamperedWith();
     void timeoutKillsTheRun();
     void zygoteOffExecs();
+    void missingWorkDirFailsLikeExec();
     void cleanupTestCase();
 
 private:
@@ -433,6 +434,35 @@ void TestZygote::zygoteOffExecs()
     QVERIFY(!p->viaZygote());
     QVERIFY(p->fresh().isEmpty()); // no zygote was asked for at all
     QCOMPARE(m_plainPool->stats().value(0).zygotesReady, 0);
+}
+
+void TestZygote::missingWorkDirFailsLikeExec()
+{
+    // Through the agent directly: a run whose working directory is missing fails the same
+    // way whether it forks from the zygote or is exec'd (exit 127, "cannot enter ...").
+    auto lease = m_zygotePool->acquire(m_key);
+    QVERIFY_RESULT(lease);
+    QCOMPARE((*lease)->zygoteLanguage(), QStringLiteral("python"));
+    AgentChannel &ch = (*lease)->channel();
+    AgentRunResult results[2];
+    for (int i = 0; i < 2; ++i) {
+        AgentRunSpec spec;
+        spec.argv = {QStringLiteral("python3"), QStringLiteral("main.py")};
+        spec.workDir = QStringLiteral("/nonexistent");
+        spec.timeoutMs = 30'000;
+        if (i == 0)
+            spec.zygote = QStringLiteral("python");
+        auto r = ch.run(spec, {}, {}, Deadline::in(60s));
+        QVERIFY_RESULT(r);
+        results[i] = *r;
+    }
+    QVERIFY2(results[0].viaZygote, qPrintable(results[0].zygoteWhy));
+    QVERIFY(!results[1].viaZygote);
+    QCOMPARE(results[0].exitCode, 127);
+    QCOMPARE(results[0].exitCode, results[1].exitCode);
+    QVERIFY2(results[0].error.startsWith(QStringLiteral("cannot enter /nonexistent")),
+             qPrintable(results[0].error));
+    QCOMPARE(results[0].error, results[1].error);
 }
 
 void TestZygote::cleanupTestCase()

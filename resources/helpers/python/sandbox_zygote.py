@@ -19,7 +19,7 @@ the run's descriptors only, signal dispositions of a fresh interpreter, dumpable
 the run's environment and working directory, reseeded random generators, a fresh
 __main__ module, and `python3 FILE ARGS` semantics for exit codes and tracebacks. It
 closes the status descriptor just before the program's first line (the agent reads EOF:
-started) or writes "E <stage> <errno>" there when it could not start.
+started) or writes the agent's exec-failure record there when it could not start.
 """
 import gc
 import json
@@ -180,8 +180,11 @@ def _fresh_signals():
 
 
 def _fail(status, stage, err, code):
+    """The agent's exec-failure record: struct {int stage; int err;} (1 = cwd)."""
+    import struct
+
     try:
-        os.write(status, b"E %d %d" % (stage, err))
+        os.write(status, struct.pack("ii", stage, err))
     finally:
         os._exit(code)
 
