@@ -527,8 +527,9 @@ int cmdBench(const QStringList &args)
     if (const qsizetype i = args.indexOf(QStringLiteral("--iterations")); i >= 0)
         n = qMax(1, args.value(i + 1).toInt());
     if (which != QLatin1String("cold") && which != QLatin1String("notebook") &&
-        which != QLatin1String("pool")) {
-        err() << "usage: sandbox-studio bench cold|notebook|pool [--iterations N] [--language L]"
+        which != QLatin1String("pool") && which != QLatin1String("zygote")) {
+        err() << "usage: sandbox-studio bench cold|notebook|pool|zygote [--iterations N] "
+                 "[--language L] [--cases DIR]"
               << Qt::endl;
         return ExitUsage;
     }
@@ -537,6 +538,20 @@ int cmdBench(const QStringList &args)
         return reportError(engine.error(), false);
     if (auto ping = (*engine)->ping(); !ping)
         return reportError(ping.error(), false);
+    if (which == QLatin1String("zygote")) {
+        ZygoteBenchOptions o;
+        if (args.contains(QStringLiteral("--iterations")))
+            o.iterations = n;
+        if (const qsizetype i = args.indexOf(QStringLiteral("--cases")); i >= 0)
+            o.casesDir = args.value(i + 1);
+        else
+            o.casesDir = qEnvironmentVariable("SANDBOX_CASES_DIR");
+        auto json = benchmarkZygote(**engine, o);
+        if (!json)
+            return reportError(json.error(), false);
+        QTextStream(stdout) << *json;
+        return 0;
+    }
     if (which == QLatin1String("pool")) {
         PoolBenchOptions o;
         if (args.contains(QStringLiteral("--iterations")))
@@ -850,14 +865,23 @@ QString cliUsage()
         "  bench pool [--iterations N]  benchmark warm pooled runs, throughput (JSON)\n"
         "  mcp                        MCP server over stdio (what Claude Desktop launches)\n"
         "  mcp --http PORT [--token T]  MCP Streamable HTTP server on 127.0.0.1:PORT/mcp\n"
+        "  bench zygote [--iterations N] [--cases DIR]  one-shot Python runs forked from a\n"
+        "                             preloaded interpreter vs plain spawn vs cold (JSON)\n"
         "\n"
         "Options:\n"
         "  -h, --help                 show this help\n"
-        "  -v, --version              show the version\n");
+        "  -v, --version              show the version\n"
+        "  --no-zygote                warm pool sandboxes keep no preloaded interpreter: every\n"
+        "                             run starts a fresh one (also for the GUI)\n");
 }
 
-int runCli(const QStringList &args)
+int runCli(const QStringList &argsIn)
 {
+    QStringList args = argsIn;
+    // --no-zygote (any position): pools made by this process fork no run from a
+    // preloaded interpreter (PoolOptions::zygotes; SANDBOX_STUDIO_NO_ZYGOTE).
+    if (args.removeAll(QStringLiteral("--no-zygote")) > 0)
+        qputenv("SANDBOX_STUDIO_NO_ZYGOTE", "1");
     const QString cmd = args.value(0);
     const QStringList rest = args.mid(1);
     if (cmd == QLatin1String("run"))

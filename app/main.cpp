@@ -88,6 +88,10 @@ int main(int argc, char *argv[])
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    // --no-zygote, for the GUI and every command: pools fork no run from a preloaded
+    // interpreter (session/pool.h zygotesByDefault).
+    if (args.removeAll(QStringLiteral("--no-zygote")) > 0)
+        qputenv("SANDBOX_STUDIO_NO_ZYGOTE", "1");
 
     // Work without a display: version, help and headless commands never touch the GUI.
     if (args.value(0) == QLatin1String("--version") || args.value(0) == QLatin1String("-v")) {

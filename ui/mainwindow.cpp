@@ -70,6 +70,7 @@ constexpr auto Timeout = "limits/timeoutMs"_L1;
 constexpr auto Output = "limits/outputBytes"_L1;
 constexpr auto Network = "limits/network"_L1;
 constexpr auto PoolEnabled = "pool/enabled"_L1;
+constexpr auto PoolZygotes = "pool/zygotes"_L1;
 constexpr auto PoolMax = "pool/maxPerKey"_L1;
 constexpr auto PoolWarm = "pool/warm/"_L1; // + language id
 } // namespace key
@@ -232,6 +233,7 @@ void MainWindow::applyPoolSettings()
     const QHash<QString, int> warm = m_poolPanel->warmCounts();
     PoolOptions options;
     options.maxSize = m_poolPanel->maxPerKey();
+    options.zygotes = m_poolPanel->zygotesEnabled() && zygotesByDefault();
     // Languages without a count keep none warm; each language keeps its own count.
     options.minWarm = 0;
     options.minWarmByLanguage = warm;
@@ -271,6 +273,7 @@ void MainWindow::applyPoolSettings()
 void MainWindow::savePoolSettings()
 {
     m_settings->setValue(key::PoolEnabled, m_poolPanel->poolEnabled());
+    m_settings->setValue(key::PoolZygotes, m_poolPanel->zygotesEnabled());
     m_settings->setValue(key::PoolMax, m_poolPanel->maxPerKey());
     const QHash<QString, int> warm = m_poolPanel->warmCounts();
     for (auto it = warm.cbegin(); it != warm.cend(); ++it)
@@ -742,6 +745,8 @@ void MainWindow::restoreLimitsAndPool()
     m_limits->setNetworkEnabled(network);
 
     m_poolPanel->setPoolEnabled(m_settings->value(key::PoolEnabled, true).toBool());
+    // --no-zygote turns them off for this process (applyPoolSettings), not the setting.
+    m_poolPanel->setZygotesEnabled(m_settings->value(key::PoolZygotes, true).toBool());
     m_poolPanel->setMaxPerKey(m_settings->value(key::PoolMax, 4).toInt());
     const QHash<QString, int> warm = m_poolPanel->warmCounts(); // the defaults
     for (auto it = warm.cbegin(); it != warm.cend(); ++it)

@@ -37,6 +37,10 @@ public:
 
     bool poolEnabled() const;
     void setPoolEnabled(bool on);
+    /// Whether pool sandboxes keep a preloaded interpreter that one-shot runs fork from
+    /// (PoolOptions::zygotes).
+    bool zygotesEnabled() const;
+    void setZygotesEnabled(bool on);
     /// Warm sandboxes kept for language (0-8); unknown languages are 0.
     int warmFor(const QString &language) const;
     void setWarmFor(const QString &language, int warm);
@@ -65,6 +69,7 @@ Q_SIGNALS:
 
 private:
     QCheckBox *m_enabled = nullptr;
+    QCheckBox *m_zygotes = nullptr;
     QHash<QString, QSpinBox *> m_warm;
     QSpinBox *m_max = nullptr;
     QTableWidget *m_table = nullptr;

@@ -20,10 +20,12 @@
 #include <map>
 #include <memory>
 #include <poll.h>
+#include <set>
 #include <string>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -379,6 +381,21 @@ public:
         m_s += v ? "true" : "false";
         return *this;
     }
+    JsonOut &strings(const char *key, const std::vector<std::string> &items)
+    {
+        keyPart(key);
+        m_s += '[';
+        for (size_t i = 0; i < items.size(); ++i) {
+            if (i)
+                m_s += ',';
+            JsonOut one;
+            one.str("v", items[i]);
+            const std::string item = one.m_s; // {"v":"..."
+            m_s += item.substr(5);
+        }
+        m_s += ']';
+        return *this;
+    }
     std::string done() { return m_s + '}'; }
 
 private:
@@ -445,6 +462,39 @@ struct Run
     bool truncated = false;
     long long outputLimit = 0;
     long long forwarded = 0;
+    std::string zygote; ///< forked from this language's zygote: ask it for a spare at exit
+};
+
+/// A preloaded interpreter (protocol.h, "Zygotes"): started by the agent with a
+/// SOCK_SEQPACKET control socket as its fd 3; it keeps at most one "spare" (a forked,
+/// re-parented child waiting for its job) ready for the next run.
+struct Zygote
+{
+    std::string language;
+    std::vector<std::string> argv; ///< how it was started ("python3", script, modules...)
+    std::vector<std::string> env;  ///< its whole environment, sorted: runs must match it
+    pid_t pid = -1;
+    int ctrl = -1;
+    enum class State
+    {
+        Starting,
+        Ready,
+        Failed
+    } state = State::Starting;
+    std::string message; ///< why it failed
+    long long startedMs = 0;
+    long long preloadMs = 0;
+    long long modules = 0;
+    pid_t sparePid = -1;
+    int spareSock = -1;
+    bool sparePending = false;
+    long long forks = 0;
+    bool announce = true; ///< send a "zygote" event on the next state change
+
+    const char *stateName() const
+    {
+        return state == State::Ready ? "ready" : state == State::Starting ? "starting" : "failed";
+    }
 };
 
 struct Agent
@@ -453,6 +503,7 @@ struct Agent
     size_t outPos = 0;
     FrameDecoder decoder;
     std::map<long long, std::unique_ptr<Run>> runs;
+    std::map<std::string, Zygote> zygotes;
     int sigFd = -1;
     bool stdinEof = false;
     bool stopping = false;
@@ -505,18 +556,21 @@ struct Agent
     /// are re-parented to us as subreaper, so processes that left their group with setsid
     /// are still found). Never kill(-1): run outside a container, as root, that would take
     /// the whole machine down.
-    void killAll()
+    void killAll(const std::set<pid_t> &keep = {})
     {
         for (auto &[id, run] : runs)
             if (!run->reaped)
                 killGroup(run->pid, SIGKILL);
-        for (int round = 0; round < 8; ++round)
-            if (killDescendants() == 0)
-                break;
+        // Until none is left alive: a SIGKILLed process with a large address space takes
+        // a while to exit, and the caller's next step (a reset check) must not see it.
+        const long long until = nowMs() + 3000;
+        for (int round = 0; killDescendants(keep) > 0 && nowMs() < until; ++round)
+            usleep(round < 8 ? 1000 : 5000);
     }
 
-    /// One pass over /proc: SIGKILLs live descendants of this process. Returns how many.
-    static int killDescendants()
+    /// One pass over /proc: SIGKILLs live descendants of this process, except the
+    /// processes in keep and their own descendants. Returns how many.
+    static int killDescendants(const std::set<pid_t> &keep = {})
     {
         const pid_t self = getpid();
         std::map<pid_t, pid_t> parentOf;
@@ -555,6 +609,8 @@ struct Agent
         for (const pid_t pid : live) {
             pid_t cur = pid;
             for (int depth = 0; depth < 256 && cur > 1; ++depth) {
+                if (keep.count(cur))
+                    break;
                 auto it = parentOf.find(cur);
                 if (it == parentOf.end())
                     break;
@@ -570,6 +626,18 @@ struct Agent
     }
 
     void startRun(const Header &h);
+    void startZygote(const Header &h);
+    void emitZygote(const Zygote &z);
+    void zygoteFailed(Zygote &z, const std::string &message);
+    void requestSpare(Zygote &z);
+    void dropSpare(Zygote &z);
+    bool readZygote(Zygote &z);
+    /// The zygote to fork a run from, or nullptr (then why says what did not fit).
+    Zygote *zygoteFor(const std::string &language, const std::vector<std::string> &argv,
+                      const std::vector<std::string> &env, std::string &why);
+    /// Waits (a bounded time) for spares being made, checks every zygote and spare, and
+    /// returns the pids that kill_all must spare.
+    std::set<pid_t> zygotesToKeep();
     void handleFrame(std::string_view header, std::string_view payload);
     void reapChildren();
     void pumpRun(Run &run, const pollfd *inP, const pollfd *outP, const pollfd *errP);
@@ -705,8 +773,60 @@ void Agent::startRun(const Header &h)
         cenv.push_back(e.data());
     cenv.push_back(nullptr);
 
+    // A run of a preloaded interpreter's program starts as a fork of it (the spare),
+    // when the program, its arguments and its environment are what the zygote fits.
+    std::string zygoteWhy;
+    Zygote *zygote = nullptr;
+    if (const std::string lang = h.str("zygote"); !lang.empty())
+        zygote = zygoteFor(lang, argv, env, zygoteWhy);
+
     run->startMs = nowMs();
-    const pid_t pid = fork();
+    pid_t pid = -1;
+    bool viaZygote = false;
+    if (zygote) {
+        // No cwd = the agent's own, as for an exec'd program.
+        std::string where = cwd;
+        if (where.empty()) {
+            char buf[4096];
+            where = getcwd(buf, sizeof buf) ? buf : "/";
+        }
+        std::string job = JsonOut().strings("argv", argv).str("cwd", where).done();
+        const int fds[4] = {inP[0], outP[1], errP[1], execP[1]};
+        char control[CMSG_SPACE(sizeof fds)] = {};
+        iovec iov{job.data(), job.size()};
+        msghdr msg{};
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+        cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof fds);
+        memcpy(CMSG_DATA(cm), fds, sizeof fds);
+        ssize_t sent;
+        do {
+            sent = sendmsg(zygote->spareSock, &msg, MSG_NOSIGNAL);
+        } while (sent < 0 && errno == EINTR);
+        if (sent == ssize_t(job.size())) {
+            pid = zygote->sparePid;
+            viaZygote = true;
+            ++zygote->forks;
+            ::close(zygote->spareSock);
+            zygote->spareSock = -1;
+            zygote->sparePid = -1;
+            // The next spare is made when this run ends: forking now would compete with
+            // the program's start for the CPU.
+            run->zygote = zygote->language;
+        } else {
+            logf("spare %d of the %s zygote did not take its job: %s", zygote->sparePid,
+                 zygote->language.c_str(), strerror(errno));
+            dropSpare(*zygote);
+            requestSpare(*zygote);
+        }
+    }
+    if (!viaZygote)
+        pid = fork();
     if (pid == 0) {
         // Child: own session and process group, default signal state, only fds 0-2.
         setsid();
@@ -769,15 +889,36 @@ void Agent::startRun(const Header &h)
     if (timeout > 0)
         run->deadlineMs = run->startMs + timeout;
 
-    emit(JsonOut().str("ev", "started").num("id", id).num("pid", pid).done());
+    JsonOut started;
+    started.str("ev", "started").num("id", id).num("pid", pid);
+    if (!h.str("zygote").empty()) {
+        started.boolean("zygote", viaZygote);
+        if (!viaZygote)
+            started.str("zygote_why", zygoteWhy);
+    }
+    emit(started.done());
 
-    // Did exec succeed? The pipe closes on exec (EOF) or carries the failure.
+    // Did exec succeed? The pipe closes on exec (EOF) or carries the failure. A spare
+    // closes it just before the program's first line, or writes the same failure record.
     struct
     {
         int stage;
         int err;
     } failure{0, 0};
     ssize_t got;
+    if (viaZygote) {
+        pollfd pfd{execP[0], POLLIN, 0};
+        int ready;
+        do {
+            ready = poll(&pfd, 1, 10'000);
+        } while (ready < 0 && errno == EINTR);
+        if (ready == 0) {
+            // A spare that does not start (stopped by someone) is not waited for.
+            logf("spare %d did not start its run in 10 s: killing it", pid);
+            killGroup(pid, SIGKILL);
+            ::kill(pid, SIGKILL);
+        }
+    }
     do {
         got = ::read(execP[0], &failure, sizeof failure);
     } while (got < 0 && errno == EINTR);
@@ -785,8 +926,403 @@ void Agent::startRun(const Header &h)
     if (got == ssize_t(sizeof failure)) {
         emitError(id, (failure.stage == 1 ? "cannot enter " + cwd : "cannot execute " + argv[0]) +
                           ": " + strerror(failure.err));
+    } else if (viaZygote && got != 0) {
+        emitError(id, "the preloaded interpreter could not start the program");
     }
     runs[id] = std::move(run);
+}
+
+void Agent::emitZygote(const Zygote &z)
+{
+    JsonOut ev;
+    ev.str("ev", "zygote")
+        .str("language", z.language)
+        .str("state", z.stateName())
+        .num("pid", z.pid)
+        .num("spare", z.sparePid)
+        .num("preload_ms", z.preloadMs)
+        .num("modules", z.modules)
+        .num("forks", z.forks);
+    if (!z.message.empty())
+        ev.str("message", z.message);
+    emit(ev.done());
+}
+
+void Agent::dropSpare(Zygote &z)
+{
+    if (z.spareSock >= 0)
+        ::close(z.spareSock); // a waiting spare reads EOF and exits
+    z.spareSock = -1;
+    if (z.sparePid > 1)
+        ::kill(z.sparePid, SIGKILL);
+    z.sparePid = -1;
+}
+
+void Agent::zygoteFailed(Zygote &z, const std::string &message)
+{
+    if (z.state == Zygote::State::Failed)
+        return;
+    logf("%s zygote: %s", z.language.c_str(), message.c_str());
+    const pid_t spare = z.sparePid;
+    dropSpare(z);
+    if (z.pid > 1)
+        ::kill(z.pid, SIGKILL);
+    closeFd(z.ctrl);
+    // Reap both here (bounded): a reset that follows must not find them still exiting.
+    for (pid_t pid : {z.pid, spare}) {
+        if (pid <= 1)
+            continue;
+        const long long until = nowMs() + 2000;
+        while (nowMs() < until) {
+            int st = 0;
+            const pid_t r = waitpid(pid, &st, WNOHANG);
+            if (r == pid || (r < 0 && errno == ECHILD))
+                break;
+            usleep(2000);
+        }
+    }
+    z.pid = -1;
+    z.state = Zygote::State::Failed;
+    z.message = message;
+    z.sparePending = false;
+    emitZygote(z);
+}
+
+void Agent::requestSpare(Zygote &z)
+{
+    if (z.state != Zygote::State::Ready || z.sparePending || z.sparePid > 0 || z.ctrl < 0)
+        return;
+    ssize_t n;
+    do {
+        n = ::send(z.ctrl, "spare", 5, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    if (n != 5) {
+        zygoteFailed(z, std::string("cannot ask for a spare: ") + strerror(errno));
+        return;
+    }
+    z.sparePending = true;
+}
+
+/// Reads one message of z's control socket. Returns false when there was none to read.
+bool Agent::readZygote(Zygote &z)
+{
+    char buf[4096];
+    int fds[4] = {-1, -1, -1, -1};
+    char control[CMSG_SPACE(sizeof fds)] = {};
+    iovec iov{buf, sizeof buf - 1};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    const ssize_t n = recvmsg(z.ctrl, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return false;
+    int got = 0;
+    for (cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+            got = int((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            memcpy(fds, CMSG_DATA(cm), size_t(std::min(got, 4)) * sizeof(int));
+        }
+    }
+    if (n <= 0) {
+        for (int i = 0; i < std::min(got, 4); ++i)
+            ::close(fds[i]);
+        zygoteFailed(z, n == 0 ? "the zygote exited"
+                               : std::string("control socket: ") + strerror(errno));
+        return false;
+    }
+    buf[n] = 0;
+    Header h;
+    std::string error;
+    if (!h.parse(std::string_view(buf, size_t(n)), error)) {
+        for (int i = 0; i < std::min(got, 4); ++i)
+            ::close(fds[i]);
+        zygoteFailed(z, "the zygote said something unreadable: " + error);
+        return false;
+    }
+    if (const std::string e = h.str("error"); !e.empty()) {
+        for (int i = 0; i < std::min(got, 4); ++i)
+            ::close(fds[i]);
+        zygoteFailed(z, e);
+        return false;
+    }
+    if (h.flag("ready")) {
+        z.state = Zygote::State::Ready;
+        z.preloadMs = h.num("preload_ms");
+        z.modules = h.num("modules");
+        z.message.clear();
+        requestSpare(z);
+        return true; // announced when its first spare is there
+    }
+    if (const long long spare = h.num("spare"); spare > 1 && got >= 1) {
+        for (int i = 1; i < std::min(got, 4); ++i)
+            ::close(fds[i]);
+        z.sparePending = false;
+        z.sparePid = pid_t(spare);
+        z.spareSock = fds[0];
+        if (z.announce) {
+            z.announce = false;
+            emitZygote(z);
+        }
+        return true;
+    }
+    for (int i = 0; i < std::min(got, 4); ++i)
+        ::close(fds[i]);
+    logf("%s zygote: unexpected message %s", z.language.c_str(), buf);
+    return true;
+}
+
+void Agent::startZygote(const Header &h)
+{
+    const std::string language = h.str("language");
+    std::vector<std::string> argv = h.list("argv");
+    if (language.empty() || argv.empty() || argv[0].empty()) {
+        emit(JsonOut()
+                 .str("ev", "zygote")
+                 .str("language", language)
+                 .str("state", "failed")
+                 .str("message", "zygote needs a language and a non-empty argv")
+                 .done());
+        return;
+    }
+    auto it = zygotes.find(language);
+    if (it != zygotes.end() && it->second.state != Zygote::State::Failed &&
+        it->second.argv == argv) {
+        Zygote &z = it->second;
+        if (z.state == Zygote::State::Ready && z.sparePid > 0)
+            emitZygote(z);
+        else
+            z.announce = true; // answered once it is ready (or failed)
+        requestSpare(z);
+        return;
+    }
+    if (it != zygotes.end()) {
+        zygoteFailed(it->second, "replaced");
+        zygotes.erase(it);
+    }
+    Zygote &z = zygotes[language];
+    z.language = language;
+    z.argv = argv;
+    z.env = mergedEnv(h.list("env"));
+    std::sort(z.env.begin(), z.env.end());
+    z.startedMs = nowMs();
+
+    int sv[2] = {-1, -1};
+    int inP[2] = {-1, -1};
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0 ||
+        pipe2(inP, O_CLOEXEC) != 0) {
+        for (int fd : {sv[0], sv[1], inP[0], inP[1]})
+            if (fd >= 0)
+                ::close(fd);
+        z.state = Zygote::State::Starting;
+        zygoteFailed(z, std::string("cannot create its sockets: ") + strerror(errno));
+        return;
+    }
+    std::vector<char *> cargv;
+    for (std::string &a : z.argv)
+        cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    std::vector<std::string> envCopy = z.env;
+    std::vector<char *> cenv;
+    for (std::string &e : envCopy)
+        cenv.push_back(e.data());
+    cenv.push_back(nullptr);
+    const std::string cwd = h.str("cwd").empty() ? std::string("/") : h.str("cwd");
+
+    const pid_t pid = fork();
+    if (pid == 0) {
+        // The zygote: its own session, stdin a pipe at EOF (a run's stdin is a pipe too),
+        // stdout and stderr the agent's diagnostics, the control socket as fd 3.
+        setsid();
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        for (int s : {SIGPIPE, SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT})
+            signal(s, SIG_DFL);
+        dup2(inP[0], 0);
+        dup2(2, 1);
+        if (sv[1] != 3) {
+            dup2(sv[1], 3);
+        } else {
+            fcntl(3, F_SETFD, 0);
+        }
+        closeFrom(4, -1);
+        if (chdir(cwd.c_str()) == 0) {
+            environ = cenv.data();
+            execvp(cargv[0], cargv.data());
+        }
+        _exit(127);
+    }
+    const int err = errno;
+    ::close(sv[1]);
+    ::close(inP[0]);
+    ::close(inP[1]); // EOF for the zygote's stdin
+    z.state = Zygote::State::Starting;
+    if (pid < 0) {
+        ::close(sv[0]);
+        zygoteFailed(z, std::string("fork failed: ") + strerror(err));
+        return;
+    }
+    z.pid = pid;
+    z.ctrl = sv[0];
+    z.announce = true;
+    setNonBlocking(z.ctrl);
+}
+
+Zygote *Agent::zygoteFor(const std::string &language, const std::vector<std::string> &argv,
+                         const std::vector<std::string> &env, std::string &why)
+{
+    auto it = zygotes.find(language);
+    if (it == zygotes.end()) {
+        why = "no zygote for " + language;
+        return nullptr;
+    }
+    Zygote &z = it->second;
+    if (z.state != Zygote::State::Ready) {
+        why = std::string("the zygote is ") + z.stateName();
+        return nullptr;
+    }
+    if (z.sparePid <= 0 || z.spareSock < 0) {
+        why = "no spare ready";
+        requestSpare(z);
+        return nullptr;
+    }
+    // `python3 FILE ARGS...` with the interpreter the zygote runs: options would change
+    // what a fresh interpreter does, so they take the plain path.
+    if (argv.size() < 2 || argv[0] != z.argv[0] || argv[1].empty() || argv[1][0] == '-') {
+        why = "the command is not `" + z.argv[0] + " FILE ARGS`";
+        return nullptr;
+    }
+    std::vector<std::string> sorted = env;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted != z.env) {
+        why = "the run's environment differs from the zygote's";
+        return nullptr;
+    }
+    return &z;
+}
+
+namespace {
+
+/// Field 3 (state) and 19 (nice) of /proc/PID/stat; false when unreadable.
+bool procStat(pid_t pid, char &state, long &nice)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buf[1024];
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = 0;
+    const char *rp = strrchr(buf, ')');
+    if (!rp || rp[1] != ' ' || !rp[2])
+        return false;
+    state = rp[2];
+    // After ") S ": ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt
+    // utime stime cutime cstime priority nice
+    const char *p = rp + 3;
+    for (int field = 4; field < 19 && p; ++field) {
+        p = strchr(p, ' ');
+        if (p)
+            ++p;
+    }
+    nice = p ? strtol(p, nullptr, 10) : 0;
+    return true;
+}
+
+std::string readSmall(const std::string &path)
+{
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return {};
+    std::string out;
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(fd, buf, sizeof buf)) > 0 && out.size() < (64u << 10))
+        out.append(buf, size_t(n));
+    ::close(fd);
+    return out;
+}
+
+std::string statusLine(const std::string &status, const char *key)
+{
+    const size_t at = status.find(key);
+    if (at == std::string::npos)
+        return {};
+    return status.substr(at, status.find('\n', at) - at);
+}
+
+/// Whether a run could have changed pid (same uid): stopped, reniced, other resource
+/// limits (prlimit) or CPU affinity than the agent's, which every plain run inherits.
+std::string tampered(pid_t pid)
+{
+    char state = 0;
+    long nice = 0;
+    if (!procStat(pid, state, nice))
+        return "gone";
+    if (state != 'S' && state != 'R')
+        return std::string("in state ") + state;
+    char selfState = 0;
+    long selfNice = 0;
+    if (procStat(getpid(), selfState, selfNice) && nice != selfNice)
+        return "reniced to " + std::to_string(nice);
+    const std::string dir = "/proc/" + std::to_string(pid);
+    if (readSmall(dir + "/limits") != readSmall("/proc/self/limits"))
+        return "resource limits changed";
+    const std::string st = readSmall(dir + "/status"), self = readSmall("/proc/self/status");
+    if (statusLine(st, "Cpus_allowed:") != statusLine(self, "Cpus_allowed:"))
+        return "CPU affinity changed";
+    return {};
+}
+
+} // namespace
+
+std::set<pid_t> Agent::zygotesToKeep()
+{
+    std::set<pid_t> keep;
+    for (auto &[language, z] : zygotes) {
+        // A spare being made is a fork in flight: wait for it (bounded), so that what
+        // kill_all spares is settled.
+        const long long until = nowMs() + 3000;
+        while (z.state == Zygote::State::Ready && z.sparePending && z.ctrl >= 0 &&
+               nowMs() < until) {
+            pollfd p{z.ctrl, POLLIN, 0};
+            if (poll(&p, 1, int(std::max(1ll, until - nowMs()))) > 0)
+                while (z.ctrl >= 0 && readZygote(z)) {
+                }
+        }
+        if (z.state == Zygote::State::Starting) {
+            // Still importing: it has run no program, but the reset that follows empties
+            // the directory it imports from. Start it again afterwards.
+            zygoteFailed(z, "stopped while preloading (sandbox reset)");
+            continue;
+        }
+        if (z.state != Zygote::State::Ready)
+            continue;
+        if (z.sparePending) {
+            zygoteFailed(z, "no spare within 3 s");
+            continue;
+        }
+        if (const std::string t = tampered(z.pid); !t.empty()) {
+            zygoteFailed(z, "the zygote was tampered with (" + t + "): replaced");
+            continue;
+        }
+        if (z.sparePid > 0) {
+            if (const std::string t = tampered(z.sparePid); !t.empty()) {
+                logf("%s spare %d: %s: replaced", language.c_str(), z.sparePid, t.c_str());
+                dropSpare(z);
+            } else {
+                keep.insert(z.sparePid);
+            }
+        }
+        keep.insert(z.pid);
+    }
+    return keep;
 }
 
 void Agent::handleFrame(std::string_view headerText, std::string_view payload)
@@ -830,8 +1366,22 @@ void Agent::handleFrame(std::string_view headerText, std::string_view payload)
         else
             emitError(id, "no such run");
     } else if (op == "kill_all") {
-        killAll();
-        emit(JsonOut().str("ev", "killed_all").done());
+        // Zygotes and their spares have run no program: they survive when nothing a run
+        // could do to them shows (zygotesToKeep), and are replaced otherwise.
+        const std::set<pid_t> keep = zygotesToKeep();
+        killAll(keep);
+        std::vector<std::string> kept;
+        for (pid_t p : keep)
+            kept.push_back(std::to_string(p));
+        emit(JsonOut().str("ev", "killed_all").strings("keep", kept).done());
+    } else if (op == "zygote") {
+        startZygote(h);
+    } else if (op == "zygote_stop") {
+        auto it = zygotes.find(h.str("language"));
+        if (it != zygotes.end())
+            zygoteFailed(it->second, "stopped");
+        else
+            emitError(0, "no zygote for '" + h.str("language") + "'");
     } else {
         emitError(id, "unknown op '" + op + "'");
     }
@@ -845,6 +1395,18 @@ void Agent::reapChildren()
         const pid_t pid = wait4(-1, &status, WNOHANG, &ru);
         if (pid <= 0)
             return;
+        for (auto &[language, z] : zygotes) {
+            if (pid == z.pid && z.state != Zygote::State::Failed) {
+                z.pid = -1; // reaped: never signal a reused pid
+                zygoteFailed(z, "the zygote exited with status " + std::to_string(status));
+            } else if (pid == z.sparePid) {
+                z.sparePid = -1;
+                dropSpare(z);
+                requestSpare(z);
+            } else if (pid == z.pid) {
+                z.pid = -1;
+            }
+        }
         for (auto &[id, run] : runs) {
             if (run->pid == pid && !run->reaped) {
                 run->reaped = true;
@@ -951,6 +1513,9 @@ bool Agent::finishIfDone(Run &run, long long now)
         sig = WTERMSIG(run.status);
         exitCode = 128 + sig;
     }
+    if (!run.zygote.empty())
+        if (auto it = zygotes.find(run.zygote); it != zygotes.end())
+            requestSpare(it->second);
     auto ms = [](const timeval &tv) { return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000; };
     emit(JsonOut()
              .str("ev", "exit")
@@ -1006,6 +1571,12 @@ int mainLoop()
         fds.push_back({agent.stdinEof ? -1 : 0, POLLIN, 0});
         fds.push_back({1, short(agent.outPending() ? POLLOUT : 0), 0});
         fds.push_back({agent.sigFd, POLLIN, 0});
+        std::vector<std::pair<std::string, size_t>> zygoteSlots;
+        for (auto &[language, z] : agent.zygotes)
+            if (z.ctrl >= 0) {
+                zygoteSlots.emplace_back(language, fds.size());
+                fds.push_back({z.ctrl, POLLIN, 0});
+            }
         const bool readChildren = agent.outPending() <= HighWater;
         long long now = nowMs();
         long long wakeAt = -1;
@@ -1056,6 +1627,16 @@ int mainLoop()
         }
         if (agent.stopping)
             break;
+
+        for (const auto &[language, slot] : zygoteSlots) {
+            if (!(fds[slot].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            auto it = agent.zygotes.find(language);
+            if (it == agent.zygotes.end())
+                continue;
+            while (it->second.ctrl >= 0 && agent.readZygote(it->second)) {
+            }
+        }
 
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             char buf[65536];

@@ -59,7 +59,45 @@
 //       (the agent is a child subreaper, so orphans that left their group are still its
 //       descendants). Resets a sandbox for its next borrower. Never kill(-1): the agent
 //       must be harmless when started outside a container. Runs in flight still end
-//       with their "exit" events. Answered with {"ev":"killed_all"}.
+//       with their "exit" events. Zygotes (below) and their idle spares survive when
+//       they show nothing a run could have done to them (same uid: stopped, reniced,
+//       other rlimits or CPU affinity than the agent's); otherwise they are killed and
+//       reported "failed". Answered with {"ev":"killed_all","keep":["pid",...]}: the
+//       surviving zygote and spare pids (other clean-up must spare them).
+//   {"op":"zygote","language":L,"argv":["python3","/sandbox/.sandbox/python/
+//    sandbox_zygote.py","numpy",...],"env":[...],"cwd":"/"}
+//       Starts language L's preloaded interpreter (a "zygote") unless one with this argv
+//       is starting or ready. It runs with the agent's environment plus env, stdin a pipe
+//       at EOF, stdout/stderr the agent's stderr, and fd 3 a SOCK_SEQPACKET control
+//       socket. Answered with a "zygote" event once it is ready with a spare, or failed
+//       (at once when it already is). See "Zygotes".
+//   {"op":"zygote_stop","language":L}
+//       Kills L's zygote and spare; answered with a "zygote" event (state "failed").
+//
+//   "run" takes one more field: "zygote":L. When L's zygote is ready with a spare,
+//   argv is [the zygote's argv[0], FILE, ARGS...] (no interpreter options) and the run's
+//   whole environment equals the zygote's, the run is handed to the spare instead of
+//   fork+exec; otherwise it is exec'd as usual. "started" then carries "zygote":true or
+//   false, and "zygote_why" when false.
+//
+// Zygotes
+// -------
+// The zygote imports its modules, checks it has one thread and no descriptor but 0-3,
+// makes itself non-dumpable (same-uid runs cannot ptrace it or read its memory), ignores
+// every catchable signal, then sends {"ready":true,...}. On "spare" it forks twice; the
+// grandchild (the spare) is re-parented to the agent (child subreaper), so the agent
+// reaps, times and kills it like its own child, and its pid is the run's pid and process
+// group. The zygote sends {"spare":PID} with the spare's socket (SCM_RIGHTS). The agent
+// sends the spare one job, {"argv":[...],"cwd":"..."} with [stdin, stdout, stderr,
+// status] (SCM_RIGHTS); the spare sets up the run (setsid, fds 0-2 only, a fresh
+// interpreter's signal dispositions, dumpable, cwd, fresh sys.stdin, reseeded random
+// generators, a new __main__) and closes status just before the program's first line, or
+// writes the exec-failure record there. The zygote never runs user code; a fresh spare
+// is asked for after each use. {"error":"..."} from a zygote or its exit makes it
+// "failed"; runs then exec.
+//
+//   {"ev":"zygote","language":L,"state":"ready"|"starting"|"failed","pid":P,"spare":S,
+//    "preload_ms":M,"modules":N,"forks":F,"message":"..."}
 //
 // Events (agent -> engine), header field "ev"
 // -------------------------------------------
@@ -77,7 +115,7 @@
 //       D: wall time from start to reap. K, U, Y: from wait4's rusage of the leader and
 //       its reaped descendants.
 //   {"ev":"error","id":N,"message":"..."}           N = 0 when not about a run
-//   {"ev":"killed_all"}
+//   {"ev":"killed_all","keep":["pid",...]}
 //
 // Runs are independent: several may be in flight, and their events interleave.
 // On EOF of its stdin (the engine went away) or SIGTERM, the agent SIGKILLs all its runs

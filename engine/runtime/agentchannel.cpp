@@ -328,6 +328,8 @@ void AgentChannel::pump(std::unique_lock<std::mutex> &lock, int sliceMs)
             } else if (ev == QLatin1String("started")) {
                 item.kind = Item::Kind::Started;
                 item.exit.pid = num(j, "pid");
+                item.exit.viaZygote = flag(j, "zygote");
+                item.exit.zygoteWhy = str(j, "zygote_why");
             } else if (ev == QLatin1String("exit")) {
                 item.kind = Item::Kind::Exit;
                 item.exit.exitCode = int(num(j, "exit_code", -1));
@@ -348,6 +350,24 @@ void AgentChannel::pump(std::unique_lock<std::mutex> &lock, int sliceMs)
                 item.hello.uid = num(j, "uid", -1);
             } else if (ev == QLatin1String("killed_all")) {
                 item.kind = Item::Kind::KilledAll;
+                if (auto keep = j.find("keep"); keep != j.end() && keep->is_array())
+                    for (const json &p : *keep)
+                        if (p.is_string())
+                            item.kept.append(
+                                QString::fromStdString(p.get<std::string>()).toLongLong());
+            } else if (ev == QLatin1String("zygote")) {
+                item.kind = Item::Kind::Zygote;
+                item.zygote.language = str(j, "language");
+                item.zygote.state = str(j, "state");
+                item.zygote.message = str(j, "message");
+                item.zygote.pid = num(j, "pid");
+                item.zygote.sparePid = std::max<qint64>(0, num(j, "spare"));
+                item.zygote.preloadMs = num(j, "preload_ms");
+                item.zygote.modules = num(j, "modules");
+                item.zygote.forks = num(j, "forks");
+                if (item.zygote.state == QLatin1String("failed"))
+                    qCInfo(lcAgent).noquote() << m_id.left(12) << item.zygote.language
+                                              << "zygote failed:" << item.zygote.message;
             } else {
                 qCDebug(lcAgent).noquote() << "ignoring agent event" << ev;
                 continue;
@@ -388,7 +408,9 @@ void AgentChannel::pump(std::unique_lock<std::mutex> &lock, int sliceMs)
 Result<AgentChannel::Item> AgentChannel::awaitControl(const char *ev, const CancelToken &cancel,
                                                       Deadline deadline)
 {
-    const Item::Kind want = qstrcmp(ev, "hello") == 0 ? Item::Kind::Hello : Item::Kind::KilledAll;
+    const Item::Kind want = qstrcmp(ev, "hello") == 0        ? Item::Kind::Hello
+                            : qstrcmp(ev, "killed_all") == 0 ? Item::Kind::KilledAll
+                                                             : Item::Kind::Zygote;
     std::unique_lock lock(m_state);
     for (;;) {
         while (!m_control->items.empty()) {
@@ -426,7 +448,7 @@ Result<AgentHello> AgentChannel::hello(Deadline deadline)
     return item->hello;
 }
 
-Result<void> AgentChannel::killAll(Deadline deadline)
+Result<QList<qint64>> AgentChannel::killAll(Deadline deadline)
 {
     std::lock_guard ops(m_controlOps);
     {
@@ -438,7 +460,35 @@ Result<void> AgentChannel::killAll(Deadline deadline)
     auto item = awaitControl("killed_all", {}, deadline);
     if (!item)
         return std::unexpected(item.error());
-    return {};
+    return item->kept;
+}
+
+Result<AgentZygoteInfo> AgentChannel::startZygote(const QString &language, const QStringList &argv,
+                                                  Deadline deadline)
+{
+    std::lock_guard ops(m_controlOps);
+    {
+        std::lock_guard lock(m_state);
+        m_control->items.clear();
+    }
+    if (auto s = send(json{
+            {"op", "zygote"}, {"language", language.toStdString()}, {"argv", stringArray(argv)}}
+                          .dump());
+        !s)
+        return std::unexpected(s.error());
+    for (;;) {
+        auto item = awaitControl("zygote", {}, deadline);
+        if (!item)
+            return std::unexpected(item.error());
+        if (item->zygote.language == language && item->zygote.state != QLatin1String("starting"))
+            return item->zygote;
+    }
+}
+
+Result<void> AgentChannel::stopZygote(const QString &language)
+{
+    std::lock_guard ops(m_controlOps);
+    return send(json{{"op", "zygote_stop"}, {"language", language.toStdString()}}.dump());
 }
 
 Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo &io,
@@ -469,6 +519,8 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
                  {"output_limit", std::max<qint64>(0, spec.outputLimit)}};
     if (!spec.workDir.isEmpty())
         request["cwd"] = spec.workDir.toStdString();
+    if (!spec.zygote.isEmpty())
+        request["zygote"] = spec.zygote.toStdString();
     if (auto s = send(request.dump()); !s)
         return std::unexpected(s.error());
     if (spec.attachStdin) {
@@ -496,6 +548,8 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
             switch (item.kind) {
             case Item::Kind::Started:
                 result.pid = item.exit.pid;
+                result.viaZygote = item.exit.viaZygote;
+                result.zygoteWhy = item.exit.zygoteWhy;
                 if (spec.onStarted)
                     spec.onStarted(id, result.pid);
                 break;
@@ -522,10 +576,13 @@ Result<AgentRunResult> AgentChannel::run(const AgentRunSpec &spec, const ExecIo 
                 done.cancelled = result.cancelled;
                 done.deadlineExceeded = result.deadlineExceeded;
                 done.stoppedByReader = result.stoppedByReader;
+                done.viaZygote = result.viaZygote;
+                done.zygoteWhy = result.zygoteWhy;
                 return done;
             }
             case Item::Kind::Hello:
             case Item::Kind::KilledAll:
+            case Item::Kind::Zygote:
                 break;
             }
             lock.lock();
@@ -720,6 +777,7 @@ Result<bool> AgentInteractiveRun::read(int timeoutMs, QByteArray *out, QByteArra
                 break;
             case Item::Kind::Hello:
             case Item::Kind::KilledAll:
+            case Item::Kind::Zygote:
                 break;
             }
         }

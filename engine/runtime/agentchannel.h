@@ -32,6 +32,10 @@ struct AgentRunSpec
     QByteArray stdinData;     ///< startInteractive(): written first, stdin stays open
     qint64 timeoutMs = 0;     ///< enforced by the agent (SIGKILL to the process group); 0 = none
     qint64 outputLimit = 0;   ///< stdout+stderr bytes forwarded; the rest dropped; 0 = no cap
+    /// Language of a zygote (startZygote) to fork the program from instead of exec'ing it,
+    /// e.g. "python"; empty = exec. The agent execs anyway when the zygote is not ready
+    /// or the command or environment do not fit it (AgentRunResult::viaZygote says which).
+    QString zygote;
     /// Called on run()'s thread once the program started: the id for signal() and its pid.
     std::function<void(qint64 runId, qint64 pid)> onStarted;
 };
@@ -51,7 +55,22 @@ struct AgentRunResult
     qint64 maxRssKb = 0;
     qint64 userMs = 0;
     qint64 sysMs = 0;
-    QString error; ///< the agent's "error" event, e.g. "cannot execute x: No such file..."
+    QString error;          ///< the agent's "error" event, e.g. "cannot execute x: No such file..."
+    bool viaZygote = false; ///< forked from the zygote named by AgentRunSpec::zygote
+    QString zygoteWhy;      ///< why not, when a zygote was asked for and not used
+};
+
+/// A preloaded interpreter kept by the agent (protocol.h, "Zygotes"; event "zygote").
+struct AgentZygoteInfo
+{
+    QString language;
+    QString state;   ///< "ready", "starting" or "failed"
+    QString message; ///< why it failed
+    qint64 pid = 0;
+    qint64 sparePid = 0;  ///< the forked child waiting for the next run (0 = none yet)
+    qint64 preloadMs = 0; ///< how long importing the preloaded modules took
+    qint64 modules = 0;   ///< len(sys.modules) once preloaded
+    qint64 forks = 0;     ///< runs forked from it so far
 };
 
 /// The agent's answer to "hello".
@@ -138,8 +157,20 @@ public:
                               Deadline deadline = Deadline::in(std::chrono::seconds(60)));
 
     /// SIGKILLs every process the agent started (and their descendants): resets the
-    /// sandbox for its next user.
-    Result<void> killAll(Deadline deadline = Deadline::in(std::chrono::seconds(10)));
+    /// sandbox for its next user. Zygotes and their spares survive when no run could have
+    /// changed them (protocol.h "kill_all"); their pids are returned (pass them to any
+    /// other clean-up that kills processes).
+    Result<QList<qint64>> killAll(Deadline deadline = Deadline::in(std::chrono::seconds(10)));
+
+    /// Starts (or finds running) the zygote of language: `argv` (an interpreter and its
+    /// preloading script) with the sandbox's environment, then waits until it is ready
+    /// with a spare, or failed. A failed zygote is no error: runs exec as before, and the
+    /// info says why. Errors: the stream's, Timeout.
+    Result<AgentZygoteInfo> startZygote(const QString &language, const QStringList &argv,
+                                        Deadline deadline = Deadline::in(std::chrono::seconds(60)));
+    /// Stops language's zygote (its next startZygote starts a fresh one). Errors: the
+    /// stream's.
+    Result<void> stopZygote(const QString &language);
 
     /// Removes the sandbox (the agent dies with it). Idempotent; the destructor calls it.
     Result<void> close();
@@ -161,13 +192,16 @@ private:
             Exit,
             Error,
             Hello,
-            KilledAll
+            KilledAll,
+            Zygote
         };
         Kind kind = Kind::Error;
-        QByteArray payload;  ///< Stdout, Stderr
-        QString message;     ///< Error
-        AgentRunResult exit; ///< Exit (pid in Started too)
-        AgentHello hello;    ///< Hello
+        QByteArray payload;     ///< Stdout, Stderr
+        QString message;        ///< Error
+        AgentRunResult exit;    ///< Exit (pid in Started too)
+        AgentHello hello;       ///< Hello
+        AgentZygoteInfo zygote; ///< Zygote
+        QList<qint64> kept;     ///< KilledAll
     };
     struct Waiter
     {
@@ -184,7 +218,7 @@ private:
     void setBroken(Error e);
     /// Sends stdin frames for run id, split into agent::ChunkBytes pieces.
     Result<void> sendStdin(qint64 id, QByteArrayView data);
-    /// Waits for a control event ("hello", "killed_all").
+    /// Waits for a control event ("hello", "killed_all", "zygote").
     Result<Item> awaitControl(const char *ev, const CancelToken &cancel, Deadline deadline);
     QString stderrTail() const;
 

@@ -597,12 +597,20 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
 
     bool broken = false;
+    // The program itself forks from the sandbox's preloaded interpreter when it has one
+    // (PoolOptions::zygotes); compile steps and the engine's own helpers exec.
+    const QString zygote = (*lease)->zygoteLanguage();
+    const QList<LanguageStep> steps = lang.stepsFor(codeFile, request.standard);
+    const QStringList programArgv = steps.isEmpty() ? QStringList() : steps.last().argv;
     auto agentRun = [&](const QStringList &argv, const ExecIo &io, const CancelToken &c,
                         qint64 timeoutMs, qint64 outputLimit) -> Result<ExecResult> {
         AgentRunSpec spec;
         spec.argv = argv;
         spec.timeoutMs = timeoutMs;
         spec.outputLimit = outputLimit;
+        const bool program = argv == programArgv;
+        if (program && !zygote.isEmpty())
+            spec.zygote = zygote;
         auto r = agent.run(
             spec, io, c,
             Deadline::in(std::chrono::milliseconds(timeoutMs) + std::chrono::seconds(10)));
@@ -610,6 +618,11 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
             broken = true;
             return std::unexpected(r.error());
         }
+        if (program && !zygote.isEmpty())
+            status(r->viaZygote ? QStringLiteral("ran in a preloaded interpreter")
+                                : QStringLiteral("ran in a fresh interpreter: ") + r->zygoteWhy);
+        if (program)
+            status(QStringLiteral("program CPU time: %1 ms").arg(r->userMs + r->sysMs));
         ExecResult e;
         e.exitCode = r->exitCode;
         e.cancelled = r->cancelled;

@@ -9,6 +9,7 @@
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -26,23 +27,53 @@ Q_LOGGING_CATEGORY(lcPool, "sandbox.pool", QtInfoMsg)
 
 namespace sandbox {
 
+bool zygotesByDefault()
+{
+    return qEnvironmentVariableIntValue("SANDBOX_STUDIO_NO_ZYGOTE") != 1;
+}
+
+QStringList PoolOptions::zygotePreloadFor(const QString &language, const QString &image) const
+{
+    if (auto it = zygotePreload.constFind(image); it != zygotePreload.constEnd())
+        return *it;
+    const QString recipe = image.section(u'/', -1).section(u':', 0, 0); // sandbox-studio/python:r..
+    if (auto it = zygotePreload.constFind(recipe); it != zygotePreload.constEnd())
+        return *it;
+    if (language != QLatin1String("python") ||
+        !image.startsWith(QLatin1String("sandbox-studio/python:")))
+        return {};
+    static const QStringList defaults = [] {
+        QStringList out;
+        QFile f(QStringLiteral(":/helpers/python/zygote-preload.txt"));
+        if (f.open(QIODevice::ReadOnly))
+            for (const QByteArray &line : f.readAll().split('\n')) {
+                const QByteArray name = line.trimmed();
+                if (!name.isEmpty() && !name.startsWith('#'))
+                    out.append(QString::fromUtf8(name));
+            }
+        return out;
+    }();
+    return defaults;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 /// Empties the work directory (all but the running agent) and /tmp, SIGKILLs anything
-/// left, then lists what survived: any output means the reset did not work.
+/// left but the agent's zygotes and spares (KEEP_PIDS: the agent checked them, and they
+/// never ran a program), then lists what survived: any output means the reset did not work.
 constexpr auto ResetScript = R"SH(cd /
 find /sandbox -mindepth 1 -maxdepth 1 ! -name .agent -exec rm -rf {} + 2>/dev/null
 find /tmp -mindepth 1 -maxdepth 1 -exec rm -rf {} + 2>/dev/null
 for p in /proc/[0-9]*; do
   p=${p#/proc/}
-  case " 1 $$ $PPID $AGENT_PID " in *" $p "*) continue ;; esac
+  case " 1 $$ $PPID $AGENT_PID $KEEP_PIDS " in *" $p "*) continue ;; esac
   kill -9 "$p" 2>/dev/null
 done
 for p in /proc/[0-9]*; do
   p=${p#/proc/}
-  case " 1 $$ $PPID $AGENT_PID " in *" $p "*) continue ;; esac
+  case " 1 $$ $PPID $AGENT_PID $KEEP_PIDS " in *" $p "*) continue ;; esac
   read -r s < "/proc/$p/stat" 2>/dev/null || continue
   case "$s" in *") Z "*) ;; *) echo "process $p: $s" ;; esac
 done
@@ -56,6 +87,7 @@ exit 0
 struct Slot
 {
     std::unique_ptr<AgentChannel> channel;
+    QString zygote; ///< language of a ready zygote in this sandbox; empty = none
     Clock::time_point created = Clock::now();
     Clock::time_point idleSince = Clock::now();
     int uses = 0;
@@ -67,6 +99,8 @@ struct KeyState
     QString hash;
     const LanguageDescriptor *lang = nullptr;
     QByteArray helpersTar;
+    QStringList zygoteArgv; ///< empty = no zygote for this key
+    int zygotesFailed = 0;
     std::deque<std::unique_ptr<Slot>> idle;
     int busy = 0;      // lent out
     int resetting = 0; // back from a borrower, being reset
@@ -123,12 +157,23 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
         ks.hash = h;
         ks.lang = lang;
         ks.helpersTar = *tar;
+        if (opt.zygotes && lang->id == QLatin1String("python")) {
+            const QStringList preload = opt.zygotePreloadFor(lang->id, key.image);
+            if (!preload.isEmpty())
+                ks.zygoteArgv = QStringList{QStringLiteral("python3"),
+                                            QStringLiteral("/sandbox/.sandbox/python/"
+                                                           "sandbox_zygote.py")} +
+                                preload;
+        }
         cv.notify_all();
         return &ks;
     }
 
-    /// Creates a sandbox for ks (no lock held).
-    Result<std::unique_ptr<Slot>> make(const KeyState &ks, const CancelToken &cancel = {})
+    /// Creates a sandbox for ks (no lock held). withZygote: start its zygote and wait for
+    /// it (background creation); a borrower waiting for the sandbox does not wait for
+    /// preloading, and the zygote starts at the sandbox's first reset.
+    Result<std::unique_ptr<Slot>> make(const KeyState &ks, const CancelToken &cancel = {},
+                                       bool withZygote = true)
     {
         Limits limits;
         limits.memoryBytes = ks.key.memoryBytes;
@@ -145,18 +190,45 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
             return std::unexpected(put.error()); // the channel's destructor removes it
         auto slot = std::make_unique<Slot>();
         slot->channel = std::move(*channel);
+        if (withZygote)
+            ensureZygote(ks, *slot);
         return slot;
+    }
+
+    /// Starts ks's zygote in slot (or checks it is still there) and waits until it is
+    /// ready. A zygote that fails is no failure of the sandbox: its runs exec.
+    void ensureZygote(const KeyState &ks, Slot &slot)
+    {
+        slot.zygote.clear();
+        if (ks.zygoteArgv.isEmpty())
+            return;
+        auto z = slot.channel->startZygote(ks.key.language, ks.zygoteArgv,
+                                           Deadline::in(std::chrono::seconds(90)));
+        if (z && z->state == QLatin1String("ready")) {
+            slot.zygote = ks.key.language;
+            return;
+        }
+        qCInfo(lcPool).noquote() << "no zygote in pool sandbox"
+                                 << slot.channel->sandboxId().left(12) << ":"
+                                 << (z ? z->message : z.error().toString());
+        std::lock_guard lock(m);
+        ++const_cast<KeyState &>(ks).zygotesFailed;
     }
 
     /// Makes a used sandbox like new. Errors: whatever step failed or could not be verified.
     Result<void> reset(const KeyState &ks, Slot &slot)
     {
         AgentChannel &ch = *slot.channel;
-        if (auto k = ch.killAll(Deadline::in(std::chrono::seconds(5))); !k)
-            return k;
+        auto kept = ch.killAll(Deadline::in(std::chrono::seconds(10)));
+        if (!kept)
+            return std::unexpected(kept.error());
+        QStringList keep;
+        for (qint64 pid : *kept)
+            keep.append(QString::number(pid));
         AgentRunSpec spec;
         spec.argv = {QStringLiteral("sh"), QStringLiteral("-c"), QLatin1String(ResetScript)};
-        spec.env = {QStringLiteral("AGENT_PID=%1").arg(ch.helloInfo().pid)};
+        spec.env = {QStringLiteral("AGENT_PID=%1").arg(ch.helloInfo().pid),
+                    QStringLiteral("KEEP_PIDS=%1").arg(keep.join(u' '))};
         spec.timeoutMs = 10'000;
         spec.outputLimit = 8192;
         QByteArray out;
@@ -172,7 +244,12 @@ struct SandboxPool::State : std::enable_shared_from_this<SandboxPool::State>
         if (r->exitCode != 0 || !out.isEmpty())
             return fail(ErrorCode::IoError, QStringLiteral("The sandbox could not be reset"),
                         QString::fromUtf8(out.left(2000)) + r->error);
-        return ch.putTar(QLatin1String(SandboxWorkDir), ks.helpersTar);
+        if (auto put = ch.putTar(QLatin1String(SandboxWorkDir), ks.helpersTar); !put)
+            return put;
+        // The zygote survives a reset only when the agent found nothing a run could have
+        // done to it; otherwise it was stopped and a fresh one starts here.
+        ensureZygote(ks, slot);
+        return {};
     }
 
     void destroyLater(std::unique_ptr<Slot> slot)
@@ -339,6 +416,11 @@ QString PoolLease::sandboxId() const
     return d->slot->channel->sandboxId();
 }
 
+QString PoolLease::zygoteLanguage() const
+{
+    return d->slot->zygote;
+}
+
 bool PoolLease::temporary() const
 {
     return d->temporary;
@@ -482,7 +564,7 @@ Result<std::unique_ptr<PoolLease>> SandboxPool::acquire(const PoolKey &key,
             int &counter = room ? ks.creating : ks.temporary;
             ++counter;
             lock.unlock();
-            auto made = st.make(ks, cancel);
+            auto made = st.make(ks, cancel, false);
             lock.lock();
             if (room)
                 --counter;
@@ -532,6 +614,10 @@ QList<PoolStats> SandboxPool::stats() const
         s.lends = ks.lends;
         s.created = ks.created;
         s.recycled = ks.recycled;
+        s.zygotesFailed = ks.zygotesFailed;
+        for (const auto &slot : ks.idle)
+            if (!slot->zygote.isEmpty())
+                ++s.zygotesReady;
         out.append(s);
     }
     return out;
@@ -755,6 +841,171 @@ Result<QByteArray> benchmarkPool(Engine &engine, const PoolBenchOptions &options
                                {QStringLiteral("recycled"), st.recycled}});
         pool->shutdown();
     }
+    return QJsonDocument(out).toJson(QJsonDocument::Indented);
+}
+
+Result<QByteArray> benchmarkZygote(Engine &engine, const ZygoteBenchOptions &options)
+{
+    auto image = Engine::defaultImageFor(QStringLiteral("python"));
+    if (!image)
+        return std::unexpected(image.error());
+    struct Script
+    {
+        QString name;
+        RunRequest req;
+        QByteArray expect; ///< stdout must contain it
+        int pngs = 0;      ///< at least this many PNG artifacts
+    };
+    QList<Script> scripts;
+    {
+        Script s;
+        s.name = QStringLiteral("import_pandas_print1");
+        s.req.code = QStringLiteral("import pandas; print(1)\n");
+        s.expect = "1\n";
+        scripts.append(s);
+    }
+    QFile sales(options.casesDir + QStringLiteral("/python/sales_summary.py"));
+    const bool haveSales = !options.casesDir.isEmpty() && sales.open(QIODevice::ReadOnly);
+    if (haveSales) {
+        Script s;
+        s.name = QStringLiteral("py_sales_summary");
+        s.req.code = QString::fromUtf8(sales.readAll());
+        s.expect = "Grand total: 92,000";
+        s.pngs = 1;
+        scripts.append(s);
+    }
+    for (Script &s : scripts) {
+        s.req.language = QStringLiteral("python");
+        s.req.image = *image;
+    }
+    const PoolKey key = PoolKey::from(engine.runtime().backend(), QStringLiteral("python"), *image,
+                                      Limits{}, NetworkMode::None);
+
+    struct Sample
+    {
+        double totalMs = 0;
+        double programMs = 0;
+        double cpuMs = -1; ///< user + system CPU of the program (agent runs only)
+        bool viaZygote = false;
+    };
+    auto runOnce = [&](Engine &e, const Script &s) -> Result<Sample> {
+        Sample out;
+        RunObserver obs;
+        out.cpuMs = -1;
+        obs.onStatus = [&](const QString &st) {
+            static const QLatin1String cpu("program CPU time: ");
+            if (st == QLatin1String("ran in a preloaded interpreter"))
+                out.viaZygote = true;
+            else if (st.startsWith(cpu))
+                out.cpuMs = st.mid(cpu.size()).section(u' ', 0, 0).toDouble();
+        };
+        QElapsedTimer t;
+        t.start();
+        auto r = e.runBlocking(s.req, obs);
+        if (!r)
+            return std::unexpected(r.error());
+        out.totalMs = msSince(t);
+        out.programMs = double(r->durationMs);
+        int pngs = 0;
+        for (const Artifact &a : r->artifacts)
+            pngs += a.mimeType == QLatin1String("image/png");
+        if (r->exitCode != 0 || !r->stdoutData.contains(s.expect) || pngs < s.pngs)
+            return fail(ErrorCode::Internal,
+                        QStringLiteral("%1 did not give the expected result").arg(s.name),
+                        QString::fromUtf8(r->stdoutData + r->stderrData).left(800));
+        return out;
+    };
+    auto measure = [&](Engine &e, const Script &s, int iterations, int warmUps, SandboxPool *pool,
+                       bool wantZygote) -> Result<QJsonObject> {
+        QList<double> total, program, cpu;
+        int forked = 0;
+        for (int i = 0; i < iterations + warmUps; ++i) {
+            if (pool)
+                if (auto w = pool->waitWarm(key, Deadline::in(std::chrono::seconds(120))); !w)
+                    return std::unexpected(w.error());
+            auto r = runOnce(e, s);
+            if (!r)
+                return std::unexpected(r.error());
+            if (i < warmUps)
+                continue;
+            total << r->totalMs;
+            program << r->programMs;
+            if (r->cpuMs >= 0)
+                cpu << r->cpuMs;
+            forked += r->viaZygote;
+        }
+        if (wantZygote && forked != iterations)
+            return fail(ErrorCode::Internal,
+                        QStringLiteral("only %1 of %2 runs of %3 forked from the zygote")
+                            .arg(forked)
+                            .arg(iterations)
+                            .arg(s.name));
+        QJsonObject o{{QStringLiteral("run_ms"), latencyStats(total)},
+                      {QStringLiteral("program_ms"), latencyStats(program)},
+                      {QStringLiteral("forked_from_zygote"), forked}};
+        if (!cpu.isEmpty()) // wall time on a loaded machine waits for the CPU; this does not
+            o.insert(QStringLiteral("program_cpu_ms"), latencyStats(cpu));
+        return o;
+    };
+
+    QJsonObject out{{QStringLiteral("benchmark"), QStringLiteral("zygote")},
+                    {QStringLiteral("image"), *image},
+                    {QStringLiteral("host_cpus"), QThread::idealThreadCount()}};
+    {
+        QFile load(QStringLiteral("/proc/loadavg"));
+        if (load.open(QIODevice::ReadOnly))
+            out.insert(QStringLiteral("host_loadavg"),
+                       QString::fromLatin1(load.readAll().trimmed()));
+    }
+    QJsonObject results;
+    for (const Script &s : scripts)
+        results.insert(s.name, QJsonObject{});
+    for (const bool zygotes : {true, false}) {
+        PoolOptions o;
+        o.agentPath = options.agentPath;
+        o.minWarm = 2;
+        o.maxSize = 2;
+        o.zygotes = zygotes;
+        auto pool = SandboxPool::create(engine.runtimePtr(), o);
+        Engine pooled(engine.runtimePtr());
+        pooled.setPool(pool);
+        QElapsedTimer warm;
+        warm.start();
+        if (auto w = pool->waitWarm(key, Deadline::in(std::chrono::seconds(180))); !w)
+            return std::unexpected(w.error());
+        const double warmMs = msSince(warm);
+        if (zygotes && pool->stats().value(0).zygotesReady < 1)
+            return fail(ErrorCode::Internal, QStringLiteral("no zygote came up in the pool"));
+        for (const Script &s : scripts) {
+            auto m = measure(pooled, s, options.iterations, 2, pool.get(), zygotes);
+            if (!m)
+                return std::unexpected(m.error());
+            QJsonObject entry = results.value(s.name).toObject();
+            QJsonObject stats = *m;
+            if (zygotes && s.pngs > 0)
+                stats.insert(QStringLiteral("goal_p50_run_ms"), 60);
+            entry.insert(zygotes ? QStringLiteral("zygote_warm_pool")
+                                 : QStringLiteral("plain_spawn_warm_pool"),
+                         stats);
+            results.insert(s.name, entry);
+        }
+        out.insert(zygotes ? QStringLiteral("pool_warm_up_ms_with_zygotes")
+                           : QStringLiteral("pool_warm_up_ms_without_zygotes"),
+                   warmMs);
+        pool->shutdown();
+    }
+    for (const Script &s : scripts) {
+        auto m = measure(engine, s, options.coldIterations, 1, nullptr, false);
+        if (!m)
+            return std::unexpected(m.error());
+        QJsonObject entry = results.value(s.name).toObject();
+        entry.insert(QStringLiteral("cold_sandbox"), *m);
+        results.insert(s.name, entry);
+    }
+    out.insert(QStringLiteral("scripts"), results);
+    if (!haveSales)
+        out.insert(QStringLiteral("note"),
+                   QStringLiteral("py-sales-summary not measured: no cases folder (--cases DIR)"));
     return QJsonDocument(out).toJson(QJsonDocument::Indented);
 }
 

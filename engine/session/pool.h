@@ -48,6 +48,10 @@ enum class PoolExhaustion
     Temporary ///< create a sandbox outside the pool, removed after its use
 };
 
+/// Whether pools keep zygotes unless told otherwise: true, except when the environment
+/// has SANDBOX_STUDIO_NO_ZYGOTE=1 (what `sandbox-studio --no-zygote ...` sets).
+bool zygotesByDefault();
+
 struct PoolOptions
 {
     int minWarm = 1;                               ///< per key, created in the background
@@ -60,6 +64,18 @@ struct PoolOptions
     QString agentPath; ///< empty = AgentChannel::findAgentBinary()
     /// Per-language override of minWarm ("python" -> 2, "r" -> 0).
     QHash<QString, int> minWarmByLanguage;
+    /// Preloaded interpreters ("zygotes", agent/protocol.h): each Python sandbox keeps
+    /// one with the modules of zygotePreloadFor() imported, and one-shot runs fork from it
+    /// (Engine::runBlocking) instead of starting a fresh interpreter. Off = every run execs.
+    /// Default: on, unless SANDBOX_STUDIO_NO_ZYGOTE=1 (set by the `--no-zygote` flag).
+    bool zygotes = zygotesByDefault();
+    /// Modules a zygote preloads, by image reference ("sandbox-studio/python:r...") or
+    /// image recipe name ("python"); an empty list = no zygote for that image. Images
+    /// not listed use resources/helpers/python/zygote-preload.txt.
+    QHash<QString, QStringList> zygotePreload;
+
+    /// The modules language's zygote preloads in image; empty = that image gets none.
+    QStringList zygotePreloadFor(const QString &language, const QString &image) const;
 
     /// Warm sandboxes to keep for key: its language's override, else minWarm.
     int minWarmFor(const PoolKey &key) const
@@ -81,7 +97,9 @@ struct PoolStats
     int temporary = 0; ///< lent outside the maximum (PoolExhaustion::Temporary)
     qint64 lends = 0;
     qint64 created = 0;
-    qint64 recycled = 0; ///< removed for age, uses, idleness or bad health
+    qint64 recycled = 0;   ///< removed for age, uses, idleness or bad health
+    int zygotesReady = 0;  ///< warm sandboxes whose zygote came up
+    int zygotesFailed = 0; ///< sandboxes whose zygote failed (their runs exec)
 };
 
 class SandboxPool;
@@ -98,6 +116,9 @@ public:
 
     AgentChannel &channel();
     QString sandboxId() const;
+    /// The language whose zygote runs may fork from (AgentRunSpec::zygote); empty when
+    /// the pool keeps none for this sandbox.
+    QString zygoteLanguage() const;
     bool temporary() const;
     /// The sandbox is not reused: removed instead of reset when returned.
     void discard();
@@ -170,5 +191,27 @@ struct PoolBenchOptions
 /// container, throughput with a pool of throughputPool, and concurrentRuns at once (none
 /// may be lost). Leaves no sandbox behind. Errors: the first failed run's.
 Result<QByteArray> benchmarkPool(Engine &engine, const PoolBenchOptions &options = {});
+
+/// What benchmarkZygote measures.
+struct ZygoteBenchOptions
+{
+    int iterations = 20;    ///< timed runs per script on each warm path (after 2 warm-ups)
+    int coldIterations = 3; ///< timed runs per script on the cold path
+    QString agentPath;      ///< empty = AgentChannel::findAgentBinary()
+    /// The shared cases folder (cases.json, python/sales_summary.py); empty or missing =
+    /// the py-sales-summary script is not measured.
+    QString casesDir;
+};
+
+/// One-shot Python runs through the engine (Engine::runBlocking, end to end: borrow,
+/// copy in, run, artifacts) as JSON (`sandbox-studio bench zygote`, bench_zygote):
+/// `import pandas; print(1)` and the shared case py-sales-summary (pandas + a matplotlib
+/// PNG), each forked from the zygote of a warm pool sandbox, spawned as a fresh
+/// `python3 main.py` in the same kind of warm sandbox (zygotes off), and in a cold
+/// sandbox (no pool). Per path: latency stats of the whole run, of the program alone
+/// (RunResult::durationMs) and, through the agent, of its CPU time. Each warm run starts with its
+/// pool warm again (the reset of the previous run is not timed). Leaves no sandbox behind. Errors:
+/// a failed run's.
+Result<QByteArray> benchmarkZygote(Engine &engine, const ZygoteBenchOptions &options = {});
 
 } // namespace sandbox

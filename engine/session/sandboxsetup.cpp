@@ -70,7 +70,7 @@ QList<TarMember> helperMembers(const LanguageDescriptor &lang)
     QStringList helpers;
     if (lang.id == QLatin1String("python"))
         helpers = {QStringLiteral("sandbox_mpl.py"), QStringLiteral("sandbox_kernel.py"),
-                   QStringLiteral("sitecustomize.py")};
+                   QStringLiteral("sitecustomize.py"), QStringLiteral("sandbox_zygote.py")};
     else if (lang.id == QLatin1String("javascript"))
         helpers = {QStringLiteral("sandbox_kernel.js")};
     else if (lang.id == QLatin1String("r"))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every shared case (../shared/cases/cases.json), in all six languages and network ones
 // included, runs through the real engine, and every expectation in it is checked.
+#include "session/pool.h"
 #include "testsupport.h"
 
 #include <QFile>
@@ -23,6 +24,7 @@ private Q_SLOTS:
 
 private:
     std::shared_ptr<Engine> m_engine;
+    std::shared_ptr<SandboxPool> m_pool; ///< SANDBOX_CASES_ZYGOTE=1 only
     QJsonArray m_cases;
     QStringList m_failedVolumes; ///< volumes of failed installs: must not be left behind
 };
@@ -37,6 +39,26 @@ void TestCases::initTestCase()
     QVERIFY(!m_cases.isEmpty());
     m_engine = test::requireEngine();
     QVERIFY(m_engine);
+#ifdef SANDBOX_AGENT_BINARY
+    // engine_cases_zygote: the same cases through a pool whose one-shot runs fork from
+    // preloaded interpreters (the GUI's and MCP's default path).
+    if (qEnvironmentVariableIntValue("SANDBOX_CASES_ZYGOTE") == 1) {
+        PoolOptions o;
+        o.agentPath =
+            qEnvironmentVariable("SANDBOX_AGENT_PATH", QStringLiteral(SANDBOX_AGENT_BINARY));
+        o.minWarm = 1;
+        o.maxSize = 2;
+        o.zygotes = true;
+        m_pool = SandboxPool::create(m_engine->runtimePtr(), o);
+        auto image = Engine::defaultImageFor(QStringLiteral("python"));
+        QVERIFY_RESULT(image);
+        const PoolKey key = PoolKey::from(m_engine->runtime().backend(), QStringLiteral("python"),
+                                          *image, Limits{}, NetworkMode::None);
+        QVERIFY_RESULT(m_pool->waitWarm(key, Deadline::in(std::chrono::seconds(180))));
+        QVERIFY2(m_pool->stats().value(0).zygotesReady >= 1, "no zygote came up");
+        m_engine->setPool(m_pool);
+    }
+#endif
 }
 
 void TestCases::run_data()
@@ -101,6 +123,16 @@ void TestCases::run()
         m_engine->runtime().removeVolume(*volume);
     }
 
+    const bool throughZygote = m_pool && req.language == QLatin1String("python") &&
+                               !testCase.value(QStringLiteral("network")).toBool();
+    if (throughZygote) {
+        // The sandbox of the previous case is reset in the background: let it come back
+        // with its zygote, so this case forks from it.
+        const PoolKey key = PoolKey::from(m_engine->runtime().backend(), req.language,
+                                          Engine::defaultImageFor(req.language).value_or(QString()),
+                                          req.limits, NetworkMode::None);
+        QVERIFY_RESULT(m_pool->waitWarm(key, Deadline::in(std::chrono::seconds(120))));
+    }
     QStringList statuses;
     RunObserver observer;
     observer.onStatus = [&](const QString &s) { statuses.append(s); };
@@ -121,6 +153,9 @@ void TestCases::run()
                      !r.notes.filter(QStringLiteral("dependencies from cache: ")).isEmpty(),
                  qPrintable(QStringLiteral("no dependencies were installed") + context));
     const QJsonObject expect = testCase.value(QStringLiteral("expect")).toObject();
+    if (throughZygote)
+        QVERIFY2(statuses.contains(QStringLiteral("ran in a preloaded interpreter")),
+                 qPrintable(QStringLiteral("the case did not fork from the zygote") + context));
 
     if (expect.contains(QStringLiteral("exit_code")))
         QVERIFY2(r.exitCode == expect.value(QStringLiteral("exit_code")).toInt(),
@@ -193,6 +228,8 @@ void TestCases::cleanupTestCase()
 {
     if (!m_engine)
         return;
+    if (m_pool)
+        m_pool->shutdown();
     QCOMPARE(test::leftoverSandboxes(*m_engine), 0);
     for (const QString &v : std::as_const(m_failedVolumes)) {
         auto exists = m_engine->runtime().volumeExists(v);

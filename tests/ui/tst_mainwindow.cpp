@@ -810,6 +810,13 @@ void TestMainWindow::poolPanelShowsAWarmPool()
         QCOMPARE(panel->table()->item(0, PoolPanel::NetworkColumn)->text(), u"none"_s);
         QVERIFY(panel->totalLabel()->text().contains(u"warm"_s));
         QVERIFY(ownPoolSandboxes(*engine) >= 1);
+        // Preloaded interpreters are on by default: the warm sandbox has its zygote.
+        QVERIFY(panel->zygotesEnabled());
+        QVERIFY(window.pool()->options().zygotes);
+        int zygotes = 0;
+        for (const sandbox::PoolStats &s : window.pool()->stats())
+            zygotes += s.zygotesReady;
+        QVERIFY2(zygotes >= 1, "the warm python sandbox has no preloaded interpreter");
 
         // A run through the window borrows the warm sandbox and succeeds.
         typeAndRun(window, u"print(\"pooled\", 6 * 7)"_s);
@@ -831,6 +838,7 @@ void TestMainWindow::poolPanelShowsAWarmPool()
                                   qPrintable(panel->totalLabel()->text()), 60'000);
 
         // Off: the engine stops borrowing and the pool's sandboxes go away.
+        panel->setZygotesEnabled(false);
         panel->setPoolEnabled(false);
         QTRY_VERIFY_WITH_TIMEOUT(!window.pool() && !engine->pool(), 5'000);
         QCOMPARE(panel->table()->rowCount(), 0);
@@ -843,6 +851,7 @@ void TestMainWindow::poolPanelShowsAWarmPool()
     // The settings come back in a new window, which then keeps the pool off.
     MainWindow again(engine);
     QVERIFY(!again.poolPanel()->poolEnabled());
+    QVERIFY(!again.poolPanel()->zygotesEnabled()); // persisted (pool/zygotes)
     QCOMPARE(again.poolPanel()->warmFor(u"python"_s), 2);
     QCOMPARE(again.poolPanel()->maxPerKey(), 3);
     QTest::qWait(500);
