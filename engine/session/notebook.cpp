@@ -667,20 +667,21 @@ Result<void> NotebookSession::checkSandboxPaths(const QStringList &paths, bool m
 {
     // realpath -m resolves every link on the way, existing or not: a planted link that
     // leads out of the work directory shows up as a path outside it.
-    const QString script = QStringLiteral(
-                               "for p; do\n"
-                               "  r=$(realpath -m -- \"/sandbox/$p\") || { printf '%s' \"$p\"; "
-                               "exit %1; }\n"
-                               "  case \"$r\" in /sandbox|/sandbox/*) ;; *) printf '%s\\t%s' "
-                               "\"$p\" \"$r\"; exit %1;; esac\n"
-                               "  %3\n"
-                               "done\n")
-                               .arg(OutsideExit)
-                               .arg(MissingExit)
-                               .arg(mustExist ? QStringLiteral("[ -e \"/sandbox/$p\" ] || "
-                                                               "{ printf '%s' \"$p\"; exit %1; }")
-                                                    .arg(MissingExit)
-                                              : QStringLiteral(":"));
+    const QString outside = QString::number(OutsideExit);
+    const QString missing = QString::number(MissingExit);
+    const QString script =
+        QStringLiteral("for p; do\n"
+                       "  r=$(realpath -m -- \"/sandbox/$p\") || { printf '%s' \"$p\"; exit ") +
+        outside +
+        QStringLiteral("; }\n"
+                       "  case \"$r\" in /sandbox|/sandbox/*) ;; *) printf '%s\\t%s' \"$p\" "
+                       "\"$r\"; exit ") +
+        outside + QStringLiteral(";; esac\n") +
+        (mustExist ? QStringLiteral("  [ -e \"/sandbox/$p\" ] || [ -L \"/sandbox/$p\" ] || "
+                                    "{ printf '%s' \"$p\"; exit ") +
+                         missing + QStringLiteral("; }\n")
+                   : QString()) +
+        QStringLiteral("done\n");
     QByteArray out, err;
     auto r = runTool(QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script,
                                  QStringLiteral("check")} +
@@ -763,11 +764,18 @@ Result<QStringList> NotebookSession::uploadTar(const QByteArray &tar, const QStr
                      tar, nullptr, 0, &err);
     if (!r)
         return std::unexpected(r.error());
-    if (*r != 0)
+    if (*r != 0) {
+        const QString msg = QString::fromUtf8(err).trimmed();
+        const bool full = msg.contains(QLatin1String("No space left")) ||
+                          msg.contains(QLatin1String("Wrote only"));
         return fail(ErrorCode::IoError,
-                    QStringLiteral("Copying files into the sandbox failed: %1")
-                        .arg(QString::fromUtf8(err).trimmed().section(u'\n', 0, 0)),
-                    QString::fromUtf8(err).trimmed());
+                    full ? QStringLiteral("Copying files into the sandbox failed: the work "
+                                          "directory is full (it holds %1 MiB)")
+                               .arg(m_limits.workDirBytes >> 20)
+                         : QStringLiteral("Copying files into the sandbox failed: %1")
+                               .arg(msg.section(u'\n', 0, 0)),
+                    msg);
+    }
     QStringList written;
     for (const QString &t : std::as_const(targets))
         written << t;

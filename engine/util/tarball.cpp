@@ -335,11 +335,19 @@ Result<QStringList> extractTarToDirectory(const QByteArray &tar, const QString &
     if (archive_read_open_memory(a, tar.constData(), size_t(tar.size())) != ARCHIVE_OK)
         return fail(ErrorCode::ProtocolError, QStringLiteral("not a tar stream"),
                     QString::fromUtf8(archive_error_string(a)));
-    // A parent folder that already exists must resolve inside dir (no planted links).
+    // The nearest folder on the way that already exists (or is a link) must resolve inside
+    // dir: a link planted there would lead the write elsewhere. Checked before anything
+    // is created.
     auto parentInside = [&](const QString &rel) {
-        const QString parent = QFileInfo(QDir(dir).filePath(rel)).path();
-        const QString canon = QFileInfo(parent).canonicalFilePath();
-        return canon == rootCanon || canon.startsWith(rootCanon + u'/');
+        QString p = QFileInfo(QDir(dir).filePath(rel)).path();
+        while (!QFileInfo::exists(p) && !QFileInfo(p).isSymLink()) {
+            const QString up = QFileInfo(p).path();
+            if (up == p)
+                break;
+            p = up;
+        }
+        const QString canon = QFileInfo(p).canonicalFilePath();
+        return !canon.isEmpty() && (canon == rootCanon || canon.startsWith(rootCanon + u'/'));
     };
     qint64 total = 0;
     int members = 0;
@@ -372,11 +380,11 @@ Result<QStringList> extractTarToDirectory(const QByteArray &tar, const QString &
             QDir().mkpath(target);
             continue;
         }
-        QDir().mkpath(QFileInfo(target).path());
         if (!parentInside(*safe)) {
             refused->append(*safe + QStringLiteral(": its folder leaves the destination"));
             continue;
         }
+        QDir().mkpath(QFileInfo(target).path());
         if (QFileInfo(target).isSymLink() || QFileInfo(target).isDir()) {
             refused->append(*safe + QStringLiteral(": would replace a link or folder"));
             continue;

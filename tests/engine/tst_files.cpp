@@ -474,7 +474,8 @@ void TestFiles::sizesAreCapped()
                                     QByteArray(3 << 20, 'z'), 0644, {}}});
     QVERIFY(!full);
     QCOMPARE(full.error().code, ErrorCode::IoError);
-    QVERIFY2(full.error().toString().contains("No space left"), qPrintable(full.error().toString()));
+    QVERIFY2(full.error().message.contains("the work directory is full (it holds 2 MiB)"),
+             qPrintable(full.error().toString()));
 }
 
 void TestFiles::oneShotFilesAndFetch()
@@ -510,7 +511,6 @@ void TestFiles::oneShotFilesAndFetch()
              qPrintable(refused));
     QVERIFY2(refused.contains("etc/hostname: leads outside"), qPrintable(refused));
     QVERIFY2(refused.contains("../outside: '../outside' contains '..'"), qPrintable(refused));
-    QCOMPARE(test::leftoverSandboxes(*m_engine), 0);
 }
 
 void TestFiles::cleanupTestCase()
