@@ -3,6 +3,7 @@
 // v1.41 "Image" and "Container" sections; Podman's compatible tree answers the same).
 #include "dockerruntime.h"
 
+#include <QRegularExpression>
 #include <QUrl>
 #include <QUrlQuery>
 #include <nlohmann/json.hpp>
@@ -111,7 +112,7 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
     const QString path = api(QStringLiteral("/build?") + query);
 
     QByteArray pending, raw;
-    QString failure, imageId;
+    QString failure, imageId, lastStep;
     auto handleLine = [&](QByteArrayView line) {
         if (line.trimmed().isEmpty())
             return;
@@ -138,7 +139,12 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
         QString text = stringOf(j, "stream");
         if (text.isEmpty())
             text = stringOf(j, "status");
+        // Colour codes of the build's programs (pip's warnings) mean nothing in a log view.
+        static const QRegularExpression ansi(QStringLiteral("\x1b\\[[0-9;]*[A-Za-z]"));
+        text.remove(ansi);
         for (const QString &l : text.split(u'\n', Qt::SkipEmptyParts)) {
+            if (l.startsWith(QLatin1String("Step ")))
+                lastStep = l.section(QStringLiteral(" : "), 1);
             if (l.startsWith(QLatin1String("Successfully built ")) && imageId.isEmpty())
                 imageId = l.mid(19).trimmed();
             if (log)
@@ -185,6 +191,11 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
             failure.contains(QLatin1String("no such host")) ||
             failure.contains(QLatin1String("dial tcp")))
             code = ErrorCode::ImageMissing;
+        if (lastStep.startsWith(QLatin1String("FROM "), Qt::CaseInsensitive))
+            failure = QStringLiteral("the base image %1 is not here and could not be pulled "
+                                     "(build or import it first; no registry may be reachable "
+                                     "from here): %2")
+                          .arg(lastStep.mid(5).section(u' ', 0, 0), failure);
         return fail(code,
                     QStringLiteral("Building %1 failed: %2")
                         .arg(options.tag.isEmpty() ? QStringLiteral("the image") : options.tag,

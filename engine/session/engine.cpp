@@ -526,6 +526,16 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         notes.append(n);
         status(n);
     };
+    if (plan->fromCode && !request.image.isEmpty() && !plan->packages.isEmpty()) {
+        // A custom image (a Dockerfile build, a template) is taken to carry what the code
+        // imports: installing detected names would shadow its packages, or fail offline.
+        note(QStringLiteral("custom image %1: imports (%2) are expected in the image; name "
+                            "libraries to install them")
+                 .arg(request.image, plan->detected.join(QStringLiteral(", "))));
+        plan->packages.clear();
+        plan->detected.clear();
+        plan->unsupported.clear();
+    }
     if (plan->fromCode && !plan->detected.isEmpty())
         note(QStringLiteral("dependencies detected from the code: %1")
                  .arg(plan->detected.join(QStringLiteral(", "))));
@@ -601,6 +611,19 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
             *m_runtime, id, *tar, cancel,
             depsVolume.isEmpty() ? QString() : QLatin1String(DependencyMarker), &cachedList);
         !copied) {
+        // A custom image without the basics: the sandbox's command (sleep) exits at once,
+        // or tar is missing.
+        if ((copied.error().code == ErrorCode::IoError ||
+             copied.error().code == ErrorCode::EngineError) &&
+            !request.image.isEmpty()) {
+            Error e = copied.error();
+            e.code = ErrorCode::InvalidArgument;
+            e.detail = e.toString();
+            e.message = QStringLiteral("Image %1 cannot be used as a sandbox: it needs /bin/sh, "
+                                       "sleep and tar")
+                            .arg(request.image);
+            return std::unexpected(e);
+        }
         if (copied.error().code != ErrorCode::NotFound || depsVolume.isEmpty())
             return std::unexpected(copied.error());
         // The volume lacks the marker a finished install writes last: another process is
