@@ -329,7 +329,8 @@ int cmdRun(const QStringList &args)
     }
     bool getFailed = false;
     if (!req.fetchPaths.isEmpty()) {
-        const QString dir = p.value(QStringLiteral("get-dir"), QStringLiteral("."));
+        const QString dir = p.isSet(QStringLiteral("get-dir")) ? p.value(QStringLiteral("get-dir"))
+                                                               : QStringLiteral(".");
         QList<TarMember> members;
         for (const Artifact &a : std::as_const(result->fetched))
             members.append({a.name, TarMember::Type::File, a.data, 0644, {}});
@@ -458,6 +459,26 @@ int cmdImagesImport(const QStringList &args)
 int cmdImages(const QStringList &args)
 {
     const QString sub = args.value(0);
+    if (sub == QLatin1String("list") && args.value(1) == QLatin1String("--all")) {
+        auto engine = engineFrom({}, {});
+        if (!engine)
+            return reportError(engine.error(), false);
+        auto infos = (*engine)->runtime().listImageInfos();
+        if (!infos)
+            return reportError(infos.error(), false);
+        for (const ImageInfo &i : std::as_const(*infos))
+            for (const QString &tag :
+                 i.tags.isEmpty() ? QStringList{QStringLiteral("<none>")} : i.tags)
+                QTextStream(stdout)
+                    << tag.leftJustified(48) << ' ' << humanSize(i.sizeBytes).rightJustified(9)
+                    << "  " << i.id.mid(7, 12)
+                    << (i.labels.value(QStringLiteral("io.sandbox-studio.template")) ==
+                                QLatin1String("true")
+                            ? "  template"
+                            : "")
+                    << Qt::endl;
+        return 0;
+    }
     if (sub == QLatin1String("list")) {
         auto engine = engineFrom({}, {});
         if (!engine)
@@ -539,26 +560,6 @@ int cmdImages(const QStringList &args)
                 return reportError(r.error(), false);
             QTextStream(stdout) << "removed " << ref << Qt::endl;
         }
-        return 0;
-    }
-    if (sub == QLatin1String("list") && args.value(1) == QLatin1String("--all")) {
-        auto engine = engineFrom({}, {});
-        if (!engine)
-            return reportError(engine.error(), false);
-        auto infos = (*engine)->runtime().listImageInfos();
-        if (!infos)
-            return reportError(infos.error(), false);
-        for (const ImageInfo &i : std::as_const(*infos))
-            for (const QString &tag :
-                 i.tags.isEmpty() ? QStringList{QStringLiteral("<none>")} : i.tags)
-                QTextStream(stdout)
-                    << tag.leftJustified(48) << ' ' << humanSize(i.sizeBytes).rightJustified(9)
-                    << "  " << i.id.mid(7, 12)
-                    << (i.labels.value(QStringLiteral("io.sandbox-studio.template")) ==
-                                QLatin1String("true")
-                            ? "  template"
-                            : "")
-                    << Qt::endl;
         return 0;
     }
     if (sub == QLatin1String("build") || sub == QLatin1String("ensure")) {
