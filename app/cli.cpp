@@ -377,16 +377,16 @@ int cmdImagesBuildDockerfile(const QStringList &args)
     p.setApplicationDescription(QStringLiteral("Build an image from a Dockerfile."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("context"), QStringLiteral("Build context folder"));
-    p.addOptions({{{QStringLiteral("t"), QStringLiteral("tag")},
-                   QStringLiteral("Name of the image, e.g. my/python-extra:1"),
-                   QStringLiteral("ref")},
-                  {{QStringLiteral("f"), QStringLiteral("file")},
-                   QStringLiteral("Dockerfile inside the context (default Dockerfile)"),
-                   QStringLiteral("path")},
-                  {QStringLiteral("network"),
-                   QStringLiteral("Network of RUN steps: none (default) or host"),
-                   QStringLiteral("mode")},
-                  {QStringLiteral("no-cache"), QStringLiteral("Do not reuse cached steps")}});
+    p.addOptions(
+        {{{QStringLiteral("t"), QStringLiteral("tag")},
+          QStringLiteral("Name of the image, e.g. my/python-extra:1"),
+          QStringLiteral("ref")},
+         {{QStringLiteral("f"), QStringLiteral("file")},
+          QStringLiteral("Dockerfile inside the context (default Dockerfile)"),
+          QStringLiteral("path")},
+         {QStringLiteral("network"), QStringLiteral("Network of RUN steps: none (default) or host"),
+          QStringLiteral("mode")},
+         {QStringLiteral("no-cache"), QStringLiteral("Do not reuse cached steps")}});
     p.process(QStringList{QStringLiteral("sandbox-studio images build")} + args);
     if (p.positionalArguments().size() != 1 || !p.isSet(QStringLiteral("tag"))) {
         err() << "usage: sandbox-studio images build --tag REF [--file Dockerfile] "
@@ -410,11 +410,10 @@ int cmdImagesBuildDockerfile(const QStringList &args)
     if (!engine)
         return reportError(engine.error(), false);
     ImageTools tools((*engine)->runtime());
-    auto built = tools.buildDockerfile(p.positionalArguments().constFirst(), o,
-                                       [](const QString &line, int pct) {
-                                           err() << "[" << QString::number(pct).rightJustified(3)
-                                                 << "%] " << line << Qt::endl;
-                                       });
+    auto built = tools.buildDockerfile(
+        p.positionalArguments().constFirst(), o, [](const QString &line, int pct) {
+            err() << "[" << QString::number(pct).rightJustified(3) << "%] " << line << Qt::endl;
+        });
     if (!built)
         return reportError(built.error(), false);
     QTextStream(stdout) << o.tag << ' ' << *built << Qt::endl;
@@ -445,11 +444,12 @@ int cmdImagesImport(const QStringList &args)
         return reportError(engine.error(), false);
     ImageTools tools((*engine)->runtime());
     int last = -10;
-    auto imported = tools.importRootfs(rest[0], rest[1], changes, [&](const QString &line, int pct) {
-        if (pct / 10 != last / 10 || pct == 100)
-            err() << line << Qt::endl;
-        last = pct;
-    });
+    auto imported =
+        tools.importRootfs(rest[0], rest[1], changes, [&](const QString &line, int pct) {
+            if (pct / 10 != last / 10 || pct == 100)
+                err() << line << Qt::endl;
+            last = pct;
+        });
     if (!imported)
         return reportError(imported.error(), false);
     QTextStream(stdout) << rest[1] << ' ' << *imported << Qt::endl;
@@ -608,10 +608,9 @@ int cmdImages(const QStringList &args)
         }
         return 0;
     }
-    err()
-        << "usage: sandbox-studio images list [--all] | ref NAME | build NAME... [--force] | "
-           "build --tag REF DIR | import ROOTFS.tar REF | remove REF | ensure NAME... | pull REF"
-        << Qt::endl;
+    err() << "usage: sandbox-studio images list [--all] | ref NAME | build NAME... [--force] | "
+             "build --tag REF DIR | import ROOTFS.tar REF | remove REF | ensure NAME... | pull REF"
+          << Qt::endl;
     return ExitUsage;
 }
 

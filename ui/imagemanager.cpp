@@ -351,13 +351,14 @@ void ImageManager::showImages(const QList<ImageInfo> &images)
             item->setText(0, tag);
             item->setText(1, humanSize(info.sizeBytes));
             item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-            item->setText(2, kind == u"recipe"_s     ? tr("language image")
-                             : kind == u"template"_s ? tr("template (%1)")
-                                                           .arg(info.labels.value(QLatin1String(
-                                                               templatelabels::Language)))
-                                                     : tr("image"));
-            item->setText(3, QDateTime::fromSecsSinceEpoch(info.created)
-                                 .toString(u"yyyy-MM-dd HH:mm"_s));
+            item->setText(2,
+                          kind == u"recipe"_s ? tr("language image")
+                          : kind == u"template"_s
+                              ? tr("template (%1)")
+                                    .arg(info.labels.value(QLatin1String(templatelabels::Language)))
+                              : tr("image"));
+            item->setText(
+                3, QDateTime::fromSecsSinceEpoch(info.created).toString(u"yyyy-MM-dd HH:mm"_s));
             item->setData(0, RefRole, tag);
             item->setData(0, SizeRole, info.sizeBytes);
             item->setData(0, KindRole, kind);
@@ -365,9 +366,8 @@ void ImageManager::showImages(const QList<ImageInfo> &images)
             items << item;
         }
     }
-    std::sort(items.begin(), items.end(), [](QTreeWidgetItem *a, QTreeWidgetItem *b) {
-        return a->text(0) < b->text(0);
-    });
+    std::sort(items.begin(), items.end(),
+              [](QTreeWidgetItem *a, QTreeWidgetItem *b) { return a->text(0) < b->text(0); });
     m_list->addTopLevelItems(items);
     if (!selected.isEmpty())
         selectRef(selected);

@@ -11,8 +11,8 @@
 #include "notebookconsole.h"
 #include "outputconsole.h"
 #include "poolpanel.h"
-#include "sessionfilespanel.h"
 #include "session/pool.h"
+#include "sessionfilespanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -653,13 +653,13 @@ void MainWindow::saveSessionAsTemplate(const QString &givenRef)
     QString ref = givenRef;
     if (ref.isEmpty()) {
         bool ok = false;
-        ref = QInputDialog::getText(this, tr("Save Session as Template"),
-                                    tr("Image name for the template (its files and installed "
-                                       "packages come back in sessions started from it):"),
-                                    QLineEdit::Normal,
-                                    u"sandbox-studio-templates/%1:1"_s.arg(session->language()),
-                                    &ok)
-                  .trimmed();
+        ref =
+            QInputDialog::getText(this, tr("Save Session as Template"),
+                                  tr("Image name for the template (its files and installed "
+                                     "packages come back in sessions started from it):"),
+                                  QLineEdit::Normal,
+                                  u"sandbox-studio-templates/%1:1"_s.arg(session->language()), &ok)
+                .trimmed();
         if (!ok || ref.isEmpty())
             return;
     }
@@ -675,9 +675,8 @@ void MainWindow::saveSessionAsTemplate(const QString &givenRef)
                                      10000);
             m_imageManager->refresh();
         } else {
-            statusBar()->showMessage(tr("Could not save the template: %1")
-                                         .arg(saved.error().message),
-                                     15000);
+            statusBar()->showMessage(
+                tr("Could not save the template: %1").arg(saved.error().message), 15000);
         }
         Q_EMIT templateSaved(bool(saved), saved ? ref : saved.error().message);
     });

@@ -48,9 +48,9 @@ SessionFilesPanel::SessionFilesPanel(QWidget *parent)
                             tr("Copy files from this computer into the session's work directory "
                                "(or drop them on the list)"),
                             QStyle::SP_ArrowUp);
-    m_downloadButton = button(u"downloadButton"_s, tr("Download…"),
-                              tr("Copy the selected files and folders to this computer"),
-                              QStyle::SP_ArrowDown);
+    m_downloadButton =
+        button(u"downloadButton"_s, tr("Download…"),
+               tr("Copy the selected files and folders to this computer"), QStyle::SP_ArrowDown);
     m_refreshButton = button(u"refreshButton"_s, tr("Refresh"), tr("List the work directory again"),
                              QStyle::SP_BrowserReload);
     buttons->addStretch(1);
@@ -105,7 +105,8 @@ QStringList SessionFilesPanel::listedPaths() const
     std::function<void(QTreeWidgetItem *)> walk = [&](QTreeWidgetItem *item) {
         for (int i = 0; i < item->childCount(); ++i) {
             QTreeWidgetItem *c = item->child(i);
-            out << c->data(0, PathRole).toString() + (c->data(0, IsDirRole).toBool() ? u"/"_s : QString());
+            out << c->data(0, PathRole).toString() +
+                       (c->data(0, IsDirRole).toBool() ? u"/"_s : QString());
             walk(c);
         }
     };
@@ -191,8 +192,8 @@ void SessionFilesPanel::uploadLocalPaths(const QStringList &localPaths, const QS
         for (const QString &p : localPaths) {
             auto written = session->uploadPath(p, destDir);
             if (!written) {
-                o.message = QObject::tr("%1: %2").arg(QFileInfo(p).fileName(),
-                                                      written.error().message);
+                o.message =
+                    QObject::tr("%1: %2").arg(QFileInfo(p).fileName(), written.error().message);
                 return o;
             }
             files += int(written->size());
@@ -246,7 +247,8 @@ void SessionFilesPanel::downloadSelectedTo(const QString &localDir)
 
 void SessionFilesPanel::chooseAndUpload()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Upload files to the session"));
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Upload files to the session"));
     if (!files.isEmpty())
         uploadLocalPaths(files, targetFolder());
 }
@@ -288,12 +290,13 @@ void SessionFilesPanel::onFinished()
                                      (f.isLink ? u" → "_s + f.linkTarget : QString()));
                 item->setData(0, PathRole, f.path);
                 item->setData(0, IsDirRole, f.isDir);
-                item->setIcon(0, style()->standardIcon(f.isDir ? QStyle::SP_DirIcon
-                                                               : QStyle::SP_FileIcon));
+                item->setIcon(
+                    0, style()->standardIcon(f.isDir ? QStyle::SP_DirIcon : QStyle::SP_FileIcon));
                 if (!f.isDir)
                     item->setText(1, humanSize(f.size));
-                item->setText(2, QDateTime::fromSecsSinceEpoch(f.modified)
-                                     .toString(u"yyyy-MM-dd HH:mm:ss"_s));
+                item->setText(
+                    2,
+                    QDateTime::fromSecsSinceEpoch(f.modified).toString(u"yyyy-MM-dd HH:mm:ss"_s));
                 if (f.isDir)
                     folders.insert(f.path, item);
             }

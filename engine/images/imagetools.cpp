@@ -40,7 +40,8 @@ Result<QByteArray> ImageTools::packContext(const QString &dir, const QString &do
 {
     const QDir root(dir);
     if (!root.exists())
-        return fail(ErrorCode::IoError, QStringLiteral("The build context %1 does not exist").arg(dir));
+        return fail(ErrorCode::IoError,
+                    QStringLiteral("The build context %1 does not exist").arg(dir));
     auto df = safeRelativePath(dockerfile);
     if (!df)
         return std::unexpected(df.error());
@@ -51,8 +52,8 @@ Result<QByteArray> ImageTools::packContext(const QString &dir, const QString &do
     limits.maxBytes = maxBytes;
     limits.maxMembers = 100000;
     QList<TarMember> members;
-    const auto entries = root.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System |
-                                            QDir::NoDotAndDotDot);
+    const auto entries =
+        root.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
     for (const QFileInfo &fi : entries) {
         if (fi.fileName() == QLatin1String(".git"))
             continue;
@@ -129,8 +130,9 @@ Result<QString> ImageTools::importRootfs(const QString &tarFile, const QString &
             const int pct = total > 0 ? int(99 * sent / total) : -1;
             if (pct != last && progress) {
                 last = pct;
-                progress(QStringLiteral("Importing %1 of %2").arg(humanSize(sent), humanSize(total)),
-                         pct);
+                progress(
+                    QStringLiteral("Importing %1 of %2").arg(humanSize(sent), humanSize(total)),
+                    pct);
             }
         },
         cancel);

@@ -95,8 +95,8 @@ QStringList toolchainOf(const LanguageDescriptor &lang)
     QStringList tools;
     if (!lang.stepsFor)
         return tools;
-    for (const LanguageStep &step : lang.stepsFor(lang.fileNameFor ? lang.fileNameFor({}) : QString(),
-                                                  lang.defaultStandard)) {
+    for (const LanguageStep &step :
+         lang.stepsFor(lang.fileNameFor ? lang.fileNameFor({}) : QString(), lang.defaultStandard)) {
         for (const QString &word : step.argv) {
             if (word == QLatin1String("env") || word.contains(u'='))
                 continue; // `env LC_ALL=C g++ ...`
@@ -134,10 +134,10 @@ Result<void> customImagePrepResult(int exitCode, const QByteArray &out, const QB
                                    "toolchain")
                         .arg(QString::fromUtf8(out).trimmed(), image, lang.displayName));
     if (exitCode == 126 || exitCode == 127)
-        return fail(ErrorCode::InvalidArgument,
-                    QStringLiteral("Image %1 has no /bin/sh: sandbox images need a POSIX shell")
-                        .arg(image),
-                    QString::fromUtf8(err.left(500)));
+        return fail(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("Image %1 has no /bin/sh: sandbox images need a POSIX shell").arg(image),
+            QString::fromUtf8(err.left(500)));
     return fail(ErrorCode::IoError,
                 QStringLiteral("Restoring the template's files from %1 failed").arg(image),
                 QString::fromUtf8(err.left(1000)).trimmed());
@@ -145,8 +145,8 @@ Result<void> customImagePrepResult(int exitCode, const QByteArray &out, const QB
 
 Result<std::pair<QString, QString>> splitImageReference(const QString &ref)
 {
-    static const QRegularExpression valid(
-        QStringLiteral(R"(^[a-z0-9]+(?:[._\-/:][a-z0-9]+)*(?::[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127})?$)"));
+    static const QRegularExpression valid(QStringLiteral(
+        R"(^[a-z0-9]+(?:[._\-/:][a-z0-9]+)*(?::[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127})?$)"));
     if (ref.isEmpty() || ref.contains(u'@') || !valid.match(ref).hasMatch())
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("'%1' is not an image reference such as "
@@ -201,8 +201,8 @@ Result<QString> saveTemplate(Runtime &runtime, NotebookSession &session, const Q
     // config; labels say what the template is.
     const QStringList changes = {
         QStringLiteral("LABEL %1=true").arg(QLatin1String(templatelabels::Template)),
-        QStringLiteral("LABEL %1=%2").arg(QLatin1String(templatelabels::Language),
-                                          session.language()),
+        QStringLiteral("LABEL %1=%2")
+            .arg(QLatin1String(templatelabels::Language), session.language()),
         QStringLiteral("LABEL %1=%2").arg(QLatin1String(templatelabels::Source), session.image()),
         QStringLiteral("LABEL %1=").arg(QLatin1String(labels::Owner)),
         QStringLiteral("LABEL %1=").arg(QLatin1String(labels::Kind)),

@@ -196,11 +196,11 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
                                      "(build or import it first; no registry may be reachable "
                                      "from here): %2")
                           .arg(lastStep.mid(5).section(u' ', 0, 0), failure);
-        return fail(code,
-                    QStringLiteral("Building %1 failed: %2")
-                        .arg(options.tag.isEmpty() ? QStringLiteral("the image") : options.tag,
-                             failure),
-                    QStringLiteral("POST /build"));
+        return fail(
+            code,
+            QStringLiteral("Building %1 failed: %2")
+                .arg(options.tag.isEmpty() ? QStringLiteral("the image") : options.tag, failure),
+            QStringLiteral("POST /build"));
     }
     if (imageId.isEmpty())
         imageId = options.tag;

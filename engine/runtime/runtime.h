@@ -140,8 +140,8 @@ struct VolumeInfo
 /// An image as the engine lists it (GET /images/json).
 struct ImageInfo
 {
-    QString id;         ///< "sha256:..."
-    QStringList tags;   ///< "repo:tag" references; empty for dangling images
+    QString id;       ///< "sha256:..."
+    QStringList tags; ///< "repo:tag" references; empty for dangling images
     qint64 sizeBytes = 0;
     qint64 created = 0; ///< seconds since the epoch
     QMap<QString, QString> labels;
@@ -150,11 +150,11 @@ struct ImageInfo
 /// How to build an image from a Dockerfile (POST /build).
 struct BuildOptions
 {
-    QString tag;                                          ///< "repo:tag" given to the result
-    QString dockerfile = QStringLiteral("Dockerfile");    ///< path inside the context
-    NetworkMode network = NetworkMode::None;              ///< of RUN steps: none or host
-    QMap<QString, QString> buildArgs;                     ///< ARG values
-    QMap<QString, QString> labels;                        ///< added to the image
+    QString tag;                                       ///< "repo:tag" given to the result
+    QString dockerfile = QStringLiteral("Dockerfile"); ///< path inside the context
+    NetworkMode network = NetworkMode::None;           ///< of RUN steps: none or host
+    QMap<QString, QString> buildArgs;                  ///< ARG values
+    QMap<QString, QString> labels;                     ///< added to the image
     bool noCache = false;
 };
 

@@ -283,7 +283,8 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
         for (const QString &link : depsLinks)
             copyOut.argv.append(QStringLiteral("--exclude=./") + link);
         if (restored)
-            copyOut.argv.append(QStringLiteral("--newer-mtime=/sandbox/.sandbox/template-restored"));
+            copyOut.argv.append(
+                QStringLiteral("--newer-mtime=/sandbox/.sandbox/template-restored"));
         // Files in output/ always come back; other new files of the work directory only
         // when the request asks for them (the default).
         copyOut.argv.append(request.collectWorkDirFiles ? QStringLiteral(".")

@@ -162,8 +162,8 @@ NotebookSession::start(std::shared_ptr<Runtime> runtime, const QString &language
                     QStringLiteral("%1 has no notebook kernel yet").arg(lang->displayName));
     if (auto v = limits.validate(); !v)
         return std::unexpected(v.error());
-    auto image = customImage.isEmpty() ? Engine::defaultImageFor(lang->id)
-                                       : Result<QString>(customImage);
+    auto image =
+        customImage.isEmpty() ? Engine::defaultImageFor(lang->id) : Result<QString>(customImage);
     if (!image)
         return std::unexpected(image.error());
 
@@ -683,10 +683,10 @@ Result<void> NotebookSession::checkSandboxPaths(const QStringList &paths, bool m
                    : QString()) +
         QStringLiteral("done\n");
     QByteArray out, err;
-    auto r = runTool(QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script,
-                                 QStringLiteral("check")} +
-                         paths,
-                     {}, &out, 65536, &err);
+    auto r = runTool(
+        QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("check")} +
+            paths,
+        {}, &out, 65536, &err);
     if (!r)
         return std::unexpected(r.error());
     const QStringList parts = QString::fromUtf8(out).split(u'\t');
@@ -697,8 +697,9 @@ Result<void> NotebookSession::checkSandboxPaths(const QStringList &paths, bool m
                              parts.size() > 1 ? QStringLiteral(" (a link to %1)").arg(parts[1])
                                               : QString()));
     if (*r == MissingExit)
-        return fail(ErrorCode::NotFound,
-                    QStringLiteral("%1 does not exist in the work directory").arg(shown(parts.value(0))));
+        return fail(
+            ErrorCode::NotFound,
+            QStringLiteral("%1 does not exist in the work directory").arg(shown(parts.value(0))));
     if (*r != 0)
         return fail(ErrorCode::IoError, QStringLiteral("Checking paths in the sandbox failed"),
                     QString::fromUtf8(err).trimmed());
@@ -750,12 +751,12 @@ Result<QStringList> NotebookSession::uploadTar(const QByteArray &tar, const QStr
     QStringList targets;
     for (const QString &p : std::as_const(*paths))
         targets << (dest.isEmpty() ? p : dest + u'/' + p);
-    if (auto ok = checkSandboxPaths(QStringList{dest.isEmpty() ? QStringLiteral(".") : dest} +
-                                        targets,
-                                    false);
+    if (auto ok = checkSandboxPaths(
+            QStringList{dest.isEmpty() ? QStringLiteral(".") : dest} + targets, false);
         !ok)
         return std::unexpected(ok.error());
-    const QString dir = dest.isEmpty() ? QStringLiteral("/sandbox") : QStringLiteral("/sandbox/") + dest;
+    const QString dir =
+        dest.isEmpty() ? QStringLiteral("/sandbox") : QStringLiteral("/sandbox/") + dest;
     QByteArray err;
     auto r = runTool({QStringLiteral("sh"), QStringLiteral("-c"),
                       QStringLiteral("mkdir -p -- \"$0\" && exec tar -x -f - -C \"$0\" "
@@ -887,10 +888,17 @@ Result<QList<SessionFile>> NotebookSession::listFiles(const QString &dir, bool r
                         QStringLiteral("-mindepth"), QStringLiteral("1")};
     if (!recursive)
         argv += {QStringLiteral("-maxdepth"), QStringLiteral("1")};
-    argv += {QStringLiteral("("),     QStringLiteral("-path"),   QStringLiteral("/sandbox/.sandbox"),
-             QStringLiteral("-o"),    QStringLiteral("-path"),   QStringLiteral("/sandbox/.agent"),
-             QStringLiteral(")"),     QStringLiteral("-prune"),  QStringLiteral("-o"),
-             QStringLiteral("-printf"), QStringLiteral("%y\\t%s\\t%T@\\t%l\\t%P\\0")};
+    argv += {QStringLiteral("("),
+             QStringLiteral("-path"),
+             QStringLiteral("/sandbox/.sandbox"),
+             QStringLiteral("-o"),
+             QStringLiteral("-path"),
+             QStringLiteral("/sandbox/.agent"),
+             QStringLiteral(")"),
+             QStringLiteral("-prune"),
+             QStringLiteral("-o"),
+             QStringLiteral("-printf"),
+             QStringLiteral("%y\\t%s\\t%T@\\t%l\\t%P\\0")};
     QByteArray out, err;
     bool truncated = false;
     auto r = runTool(argv, {}, &out, 8 << 20, &err, &truncated);
@@ -905,8 +913,8 @@ Result<QList<SessionFile>> NotebookSession::listFiles(const QString &dir, bool r
         if (f.size() < 5)
             continue;
         SessionFile sf;
-        const QString name = QString::fromUtf8(rec.mid(f[0].size() + f[1].size() + f[2].size() +
-                                                       f[3].size() + 4));
+        const QString name =
+            QString::fromUtf8(rec.mid(f[0].size() + f[1].size() + f[2].size() + f[3].size() + 4));
         sf.path = rel == QLatin1String(".") ? name : rel + u'/' + name;
         sf.isDir = f[0] == "d";
         sf.isLink = f[0] == "l";

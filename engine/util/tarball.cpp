@@ -283,7 +283,8 @@ Result<QList<TarMember>> collectLocalPath(const QString &localPath, const QStrin
     }
     out.append({prefix + name, TarMember::Type::Directory, {}, 0755, {}});
     const QDir root(top.absoluteFilePath());
-    QDirIterator it(root.path(), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
+    QDirIterator it(root.path(),
+                    QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
@@ -291,8 +292,9 @@ Result<QList<TarMember>> collectLocalPath(const QString &localPath, const QStrin
         const QString rel = root.relativeFilePath(fi.filePath());
         const QString member = prefix + name + u'/' + rel;
         if (out.size() >= limits.maxMembers)
-            return fail(ErrorCode::InvalidArgument,
-                        QStringLiteral("%1 has more than %2 files").arg(localPath).arg(limits.maxMembers));
+            return fail(
+                ErrorCode::InvalidArgument,
+                QStringLiteral("%1 has more than %2 files").arg(localPath).arg(limits.maxMembers));
         if (fi.isSymLink()) {
             // The link's own text (QFileInfo resolves it to an absolute path).
             const QByteArray linkFile = QFile::encodeName(fi.filePath());

@@ -169,16 +169,15 @@ void TestFiles::tarSlipIsRefused_data()
 {
     QTest::addColumn<QList<RawMember>>("members");
     QTest::addColumn<QString>("mentions");
-    QTest::newRow("absolute") << QList<RawMember>{{"/etc/cron.d/x", 'f', "boom"}}
-                              << "is absolute";
+    QTest::newRow("absolute") << QList<RawMember>{{"/etc/cron.d/x", 'f', "boom"}} << "is absolute";
     QTest::newRow("dotdot") << QList<RawMember>{{"a/../../x", 'f', "boom"}} << "'..'";
     QTest::newRow("symlink-out") << QList<RawMember>{{"etc", 'l', "/etc"}, {"etc/passwd", 'f', "x"}}
                                  << "symbolic link to '/etc' leaves";
     QTest::newRow("symlink-relative-out")
         << QList<RawMember>{{"d", 'd', {}}, {"d/up", 'l', "../../.."}} << "leaves";
     QTest::newRow("hardlink-out") << QList<RawMember>{{"h", 'h', "../outside"}} << "hard link";
-    QTest::newRow("hardlink-absolute") << QList<RawMember>{{"h", 'h', "/etc/shadow"}}
-                                       << "hard link";
+    QTest::newRow("hardlink-absolute")
+        << QList<RawMember>{{"h", 'h', "/etc/shadow"}} << "hard link";
 }
 
 void TestFiles::tarSlipIsRefused()
@@ -202,8 +201,8 @@ void TestFiles::tarChecksSizes()
     QVERIFY(!big);
     QCOMPARE(big.error().code, ErrorCode::InvalidArgument);
     QVERIFY2(big.error().message.contains("limit"), qPrintable(big.error().message));
-    auto many = checkTarForExtraction(rawTar({{"a", 'f', "1"}, {"b", 'f', "2"}, {"c", 'f', "3"}}),
-                                      1000, 2);
+    auto many =
+        checkTarForExtraction(rawTar({{"a", 'f', "1"}, {"b", 'f', "2"}, {"c", 'f', "3"}}), 1000, 2);
     QVERIFY(!many);
     QVERIFY2(many.error().message.contains("Too many"), qPrintable(many.error().message));
 }
@@ -224,7 +223,8 @@ void TestFiles::localFolderLinksLeavingAreRefused()
     for (const TarMember &m : *ok)
         paths << m.path;
     paths.sort();
-    QCOMPARE(paths, (QStringList{"in/proj", "in/proj/inside", "in/proj/sub", "in/proj/sub/data.txt"}));
+    QCOMPARE(paths,
+             (QStringList{"in/proj", "in/proj/inside", "in/proj/sub", "in/proj/sub/data.txt"}));
     QVERIFY(QFile::link("/etc/passwd", d.filePath("proj/escape")));
     auto refused = collectLocalPath(d.filePath("proj"), {});
     QVERIFY(!refused);
@@ -242,14 +242,13 @@ void TestFiles::extractRefusesEscapes()
     QVERIFY(QDir().mkpath(dest));
     // A link planted in the destination that leads elsewhere: writing through it is refused.
     QVERIFY(QFile::link(outside.path(), dest + "/planted"));
-    const QByteArray tar =
-        rawTar({{"ok/file.txt", 'f', "fine"},
-                {"/abs.txt", 'f', "no"},
-                {"../up.txt", 'f', "no"},
-                {"link-out", 'l', "/etc/passwd"},
-                {"link-in", 'l', "ok/file.txt"},
-                {"planted/evil.txt", 'f', "no"},
-                {"hard", 'h', "ok/file.txt"}});
+    const QByteArray tar = rawTar({{"ok/file.txt", 'f', "fine"},
+                                   {"/abs.txt", 'f', "no"},
+                                   {"../up.txt", 'f', "no"},
+                                   {"link-out", 'l', "/etc/passwd"},
+                                   {"link-in", 'l', "ok/file.txt"},
+                                   {"planted/evil.txt", 'f', "no"},
+                                   {"hard", 'h', "ok/file.txt"}});
     QStringList refused;
     auto written = extractTarToDirectory(tar, dest, {}, &refused);
     QVERIFY_RESULT(written);
@@ -293,20 +292,20 @@ void TestFiles::uploadAndDownload()
     auto up = s->uploadPath(d.filePath("dataset"), dest);
     QVERIFY_RESULT(up);
     QVERIFY2(up->contains(dest + "/dataset/raw/orders.csv"), qPrintable(up->join(',')));
-    auto up2 = s->uploadFiles({{QStringLiteral("notes/readme.txt"), TarMember::Type::File,
-                                "read me", 0644, {}}},
-                              dest);
+    auto up2 = s->uploadFiles(
+        {{QStringLiteral("notes/readme.txt"), TarMember::Type::File, "read me", 0644, {}}}, dest);
     QVERIFY_RESULT(up2);
 
     // The kernel sees them (the work directory is a tmpfs on a read-only root).
-    auto cell = s->execute(QStringLiteral(
-        "import csv, os\n"
-        "rows = list(csv.DictReader(open('%1/dataset/latest.csv')))\n"
-        "open('%1/result.txt', 'w').write(str(sum(int(r['amount']) for r in rows)))\n"
-        "os.makedirs('%1/out/deep', exist_ok=True)\n"
-        "open('%1/out/deep/x.bin', 'wb').write(bytes(range(256)))\n"
-        "print(open('%1/notes/readme.txt').read(), os.path.islink('%1/dataset/latest.csv'))\n")
-                              .arg(dest));
+    auto cell = s->execute(
+        QStringLiteral(
+            "import csv, os\n"
+            "rows = list(csv.DictReader(open('%1/dataset/latest.csv')))\n"
+            "open('%1/result.txt', 'w').write(str(sum(int(r['amount']) for r in rows)))\n"
+            "os.makedirs('%1/out/deep', exist_ok=True)\n"
+            "open('%1/out/deep/x.bin', 'wb').write(bytes(range(256)))\n"
+            "print(open('%1/notes/readme.txt').read(), os.path.islink('%1/dataset/latest.csv'))\n")
+            .arg(dest));
     QVERIFY_RESULT(cell);
     QVERIFY2(cell->ok(), qPrintable(cell->streamText("stderr")));
     QCOMPARE(cell->streamText("stdout").trimmed(), QStringLiteral("read me True"));
@@ -381,9 +380,9 @@ void TestFiles::escapesAreRefusedInTheSandbox()
             return false;
         }
         if (r.error().code != ErrorCode::PathRefused || !r.error().message.contains(mentions)) {
-            QTest::qFail(qPrintable("wrong refusal: " + r.error().toString() + " (wanted " +
-                                    mentions + ")"),
-                         __FILE__, __LINE__);
+            QTest::qFail(
+                qPrintable("wrong refusal: " + r.error().toString() + " (wanted " + mentions + ")"),
+                __FILE__, __LINE__);
             return false;
         }
         return true;
@@ -392,20 +391,23 @@ void TestFiles::escapesAreRefusedInTheSandbox()
     // Upload: absolute, "..", through a planted link, and a tar-slip archive.
     QVERIFY(expectRefused(s->uploadFiles(one, QStringLiteral("/etc")), "is absolute"));
     QVERIFY(expectRefused(s->uploadFiles(one, base + "/../.."), "'..'"));
-    QVERIFY(expectRefused(s->uploadFiles({{QStringLiteral("../x.txt"), TarMember::Type::File,
-                                           "x", 0644, {}}}),
-                          "'..'"));
+    QVERIFY(expectRefused(
+        s->uploadFiles({{QStringLiteral("../x.txt"), TarMember::Type::File, "x", 0644, {}}}),
+        "'..'"));
     QVERIFY(expectRefused(s->uploadFiles(one, base + "/tmplink"), "leads outside"));
-    QVERIFY(expectRefused(s->uploadFiles({{QStringLiteral("tmplink/x.txt"), TarMember::Type::File,
-                                           "x", 0644, {}}},
-                                         base),
-                          "(a link to /tmp)"));
+    QVERIFY(expectRefused(
+        s->uploadFiles({{QStringLiteral("tmplink/x.txt"), TarMember::Type::File, "x", 0644, {}}},
+                       base),
+        "(a link to /tmp)"));
     QVERIFY(expectRefused(s->uploadTar(rawTar({{"a", 'l', "/tmp"}, {"a/pwn.txt", 'f', "x"}}), base),
                           "symbolic link to '/tmp' leaves"));
     QVERIFY(expectRefused(s->uploadTar(rawTar({{"../../tmp/pwn.txt", 'f', "x"}}), base), "'..'"));
     QVERIFY(expectRefused(s->uploadTar(rawTar({{"/tmp/pwn.txt", 'f', "x"}}), base), "absolute"));
-    QVERIFY(expectRefused(s->uploadFiles({{QStringLiteral("l"), TarMember::Type::Symlink, {},
-                                           0777, QStringLiteral("../../etc")}},
+    QVERIFY(expectRefused(s->uploadFiles({{QStringLiteral("l"),
+                                           TarMember::Type::Symlink,
+                                           {},
+                                           0777,
+                                           QStringLiteral("../../etc")}},
                                          base),
                           "leaves"));
     // Nothing reached /tmp.
@@ -448,9 +450,9 @@ void TestFiles::sizesAreCapped()
     QVERIFY(s);
     TransferLimits small;
     small.maxBytes = 1 << 20;
-    auto up = s->uploadFiles({{QStringLiteral("big.bin"), TarMember::Type::File,
-                               QByteArray(2 << 20, 'x'), 0644, {}}},
-                             {}, small);
+    auto up = s->uploadFiles(
+        {{QStringLiteral("big.bin"), TarMember::Type::File, QByteArray(2 << 20, 'x'), 0644, {}}},
+        {}, small);
     QVERIFY(!up);
     QCOMPARE(up.error().code, ErrorCode::InvalidArgument);
     QVERIFY2(up.error().message.contains("limit of 1.0 MiB"), qPrintable(up.error().message));
@@ -470,8 +472,8 @@ void TestFiles::sizesAreCapped()
     tiny.workDirBytes = 2 << 20;
     auto t = NotebookSession::start(m_engine->runtimePtr(), QStringLiteral("python"), tiny);
     QVERIFY_RESULT(t);
-    auto full = (*t)->uploadFiles({{QStringLiteral("fill.bin"), TarMember::Type::File,
-                                    QByteArray(3 << 20, 'z'), 0644, {}}});
+    auto full = (*t)->uploadFiles(
+        {{QStringLiteral("fill.bin"), TarMember::Type::File, QByteArray(3 << 20, 'z'), 0644, {}}});
     QVERIFY(!full);
     QCOMPARE(full.error().code, ErrorCode::IoError);
     QVERIFY2(full.error().message.contains("the work directory is full (it holds 2 MiB)"),
@@ -494,8 +496,8 @@ void TestFiles::oneShotFilesAndFetch()
                               "os.symlink('/etc/passwd', 'passwd')\n"
                               "os.symlink('/etc', 'etc')\n");
     req.collectWorkDirFiles = false;
-    req.fetchPaths = {QStringLiteral("results"), QStringLiteral("in/a.txt"),
-                      QStringLiteral("missing.txt"), QStringLiteral("passwd"),
+    req.fetchPaths = {QStringLiteral("results"),      QStringLiteral("in/a.txt"),
+                      QStringLiteral("missing.txt"),  QStringLiteral("passwd"),
                       QStringLiteral("etc/hostname"), QStringLiteral("../outside")};
     auto r = m_engine->runBlocking(req);
     QVERIFY_RESULT(r);

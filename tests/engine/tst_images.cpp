@@ -33,10 +33,9 @@ QByteArray makeWheel(const QString &module, const QByteArray &source)
          "Metadata-Version: 2.1\nName: " + module.toUtf8() + "\nVersion: 1.0\n"},
         {dist + QStringLiteral("/WHEEL"),
          "Wheel-Version: 1.0\nGenerator: tst_images\nRoot-Is-Purelib: true\nTag: py3-none-any\n"},
-        {dist + QStringLiteral("/RECORD"),
-         (module + "/__init__.py,,\n" + dist + "/METADATA,,\n" + dist + "/WHEEL,,\n" + dist +
-          "/RECORD,,\n")
-             .toUtf8()}};
+        {dist + QStringLiteral("/RECORD"), (module + "/__init__.py,,\n" + dist + "/METADATA,,\n" +
+                                            dist + "/WHEEL,,\n" + dist + "/RECORD,,\n")
+                                               .toUtf8()}};
     QByteArray out;
     archive *a = archive_write_new();
     archive_write_set_format_zip(a);
@@ -200,7 +199,8 @@ void TestImages::buildFromDockerfileOffline()
         log << line;
         percents << pct;
     });
-    QVERIFY2(built, qPrintable(built ? QString() : built.error().toString() + "\n" + log.join('\n')));
+    QVERIFY2(built,
+             qPrintable(built ? QString() : built.error().toString() + "\n" + log.join('\n')));
     m_created << o.tag;
     QVERIFY2(built->startsWith(QLatin1String("sha256:")), qPrintable(*built));
     const QString text = log.join('\n');
@@ -255,8 +255,8 @@ void TestImages::buildFailureIsReported()
     o.tag = tag(QStringLiteral("fails"));
     ImageTools tools(m_engine->runtime());
     QStringList log;
-    auto built = tools.buildDockerfile(ctx.path(), o,
-                                       [&](const QString &line, int) { log << line; });
+    auto built =
+        tools.buildDockerfile(ctx.path(), o, [&](const QString &line, int) { log << line; });
     QVERIFY(!built);
     QCOMPARE(built.error().code, ErrorCode::EngineError);
     QVERIFY2(built.error().message.contains("returned a non-zero code: 3"),
@@ -320,8 +320,11 @@ void TestImages::templateFromSession()
     auto &session = **s;
     // A file uploaded into the session, and a package installed there (pip --user into the
     // work directory; the wheel is made in the sandbox, network none).
-    QVERIFY_RESULT(session.uploadFiles(
-        {{QStringLiteral("data/notes.txt"), TarMember::Type::File, "kept in the template", 0644, {}}}));
+    QVERIFY_RESULT(session.uploadFiles({{QStringLiteral("data/notes.txt"),
+                                         TarMember::Type::File,
+                                         "kept in the template",
+                                         0644,
+                                         {}}}));
     auto cell = session.execute(QStringLiteral(
         "import zipfile, subprocess, sys\n"
         "w = 'tpl_pkg-1.0-py3-none-any.whl'\n"
@@ -388,16 +391,17 @@ void TestImages::importRootfs()
     // A tiny root filesystem: one file, no shell. It imports and lists; a run on it says
     // the image lacks the toolchain (command -v needs /bin/sh, so: no shell).
     QTemporaryDir tmp;
-    auto tar = makeTar({{QStringLiteral("etc"), TarMember::Type::Directory, {}, 0755, {}},
-                        {QStringLiteral("etc/motd"), TarMember::Type::File, "tiny rootfs\n", 0644, {}}});
+    auto tar =
+        makeTar({{QStringLiteral("etc"), TarMember::Type::Directory, {}, 0755, {}},
+                 {QStringLiteral("etc/motd"), TarMember::Type::File, "tiny rootfs\n", 0644, {}}});
     QVERIFY_RESULT(tar);
     QVERIFY(writeFile(tmp.filePath("rootfs.tar"), *tar));
     const QString ref = tag(QStringLiteral("rootfs"));
     ImageTools tools(m_engine->runtime());
     QList<int> percents;
-    auto imported = tools.importRootfs(tmp.filePath("rootfs.tar"), ref,
-                                       {QStringLiteral("ENV TINY=1")},
-                                       [&](const QString &, int pct) { percents << pct; });
+    auto imported =
+        tools.importRootfs(tmp.filePath("rootfs.tar"), ref, {QStringLiteral("ENV TINY=1")},
+                           [&](const QString &, int pct) { percents << pct; });
     QVERIFY_RESULT(imported);
     m_created << ref;
     QCOMPARE(percents.last(), 100);

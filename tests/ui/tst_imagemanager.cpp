@@ -130,9 +130,9 @@ void TestImageManager::buildsFromTheForm()
     m_created.removeAll(tag);
 
     // A failing build shows the engine's words and leaves the view usable.
-    QVERIFY(writeFile(ctx.filePath(u"Dockerfile"_s),
-                      u"FROM %1\nRUN exit 7\n"_s.arg(*Engine::defaultImageFor(u"python"_s))
-                          .toUtf8()));
+    QVERIFY(
+        writeFile(ctx.filePath(u"Dockerfile"_s),
+                  u"FROM %1\nRUN exit 7\n"_s.arg(*Engine::defaultImageFor(u"python"_s)).toUtf8()));
     finished.clear();
     QTest::mouseClick(build, Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, BuildTimeoutMs);

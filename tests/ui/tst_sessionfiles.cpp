@@ -8,8 +8,8 @@
 #include "mainwindow.h"
 #include "notebookcell.h"
 #include "notebookconsole.h"
-#include "sessionfilespanel.h"
 #include "session/notebook.h"
+#include "sessionfilespanel.h"
 #include "testsupport.h"
 
 #include <QApplication>
@@ -88,7 +88,8 @@ void TestSessionFiles::listsUploadsAndDownloads()
     panel.setSession(m_session);
     QTRY_COMPARE_WITH_TIMEOUT(refreshed.size(), 1, 30'000);
     QVERIFY(refreshed.first().first().toBool());
-    QVERIFY2(panel.listedPaths().contains(u"output/"_s), qPrintable(panel.listedPaths().join(u' ')));
+    QVERIFY2(panel.listedPaths().contains(u"output/"_s),
+             qPrintable(panel.listedPaths().join(u' ')));
     QVERIFY(!panel.listedPaths().contains(u".sandbox/"_s)); // the engine's own folder
 
     QTemporaryDir local;
@@ -128,7 +129,8 @@ void TestSessionFiles::listsUploadsAndDownloads()
     QVERIFY2(transferred.first().at(0).toBool(), qPrintable(transferred.first().at(1).toString()));
     QCOMPARE(readFile(out.filePath(u"inbox/photos/2026/p.bin"_s)), QByteArray(5000, 'p'));
     QCOMPARE(readFile(out.filePath(u"inbox/report.csv"_s)), QByteArray("a,b\n1,2\n"));
-    QVERIFY2(panel.statusText().startsWith(u"Downloaded 2 file(s)"_s), qPrintable(panel.statusText()));
+    QVERIFY2(panel.statusText().startsWith(u"Downloaded 2 file(s)"_s),
+             qPrintable(panel.statusText()));
 }
 
 void TestSessionFiles::dragAndDropUploads()
