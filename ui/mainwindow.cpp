@@ -27,6 +27,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -517,7 +518,11 @@ void MainWindow::createDock()
     m_filesDock = new QDockWidget(tr("Session Files"), this);
     m_filesDock->setObjectName(u"filesDock"_s);
     m_filesDock->setAllowedAreas(Qt::AllDockWidgetAreas);
-    m_filesDock->setWidget(m_filesPanel);
+    auto *filesScroll = new QScrollArea(m_filesDock);
+    filesScroll->setWidgetResizable(true);
+    filesScroll->setFrameShape(QFrame::NoFrame);
+    filesScroll->setWidget(m_filesPanel);
+    m_filesDock->setWidget(filesScroll);
     addDockWidget(Qt::RightDockWidgetArea, m_filesDock);
     tabifyDockWidget(m_artifactsDock, m_filesDock);
     connect(m_notebook, &NotebookConsole::kernelStateChanged, this,
@@ -527,7 +532,13 @@ void MainWindow::createDock()
     m_imagesDock = new QDockWidget(tr("Images"), this);
     m_imagesDock->setObjectName(u"imagesDock"_s);
     m_imagesDock->setAllowedAreas(Qt::AllDockWidgetAreas);
-    m_imagesDock->setWidget(m_imageManager);
+    // In a scroll area: the form's rows would otherwise widen the whole dock column and
+    // squeeze the editor and console.
+    auto *imagesScroll = new QScrollArea(m_imagesDock);
+    imagesScroll->setWidgetResizable(true);
+    imagesScroll->setFrameShape(QFrame::NoFrame);
+    imagesScroll->setWidget(m_imageManager);
+    m_imagesDock->setWidget(imagesScroll);
     addDockWidget(Qt::RightDockWidgetArea, m_imagesDock);
     tabifyDockWidget(m_artifactsDock, m_imagesDock);
     connect(m_imageManager, &ImageManager::imageChosen, this,
