@@ -24,7 +24,8 @@ QString humanSize(qint64 bytes)
 
 int ImageTools::buildPercent(const QString &line, int previous)
 {
-    static const QRegularExpression step(QStringLiteral(R"(^Step (\d+)/(\d+) :)"));
+    // Docker: "Step 2/5 : COPY ..."; Podman (buildah): "STEP 2/5: COPY ...".
+    static const QRegularExpression step(QStringLiteral(R"(^(?:Step|STEP) (\d+)/(\d+) ?:)"));
     const auto m = step.match(line);
     if (!m.hasMatch())
         return previous;

@@ -143,8 +143,10 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
         static const QRegularExpression ansi(QStringLiteral("\x1b\\[[0-9;]*[A-Za-z]"));
         text.remove(ansi);
         for (const QString &l : text.split(u'\n', Qt::SkipEmptyParts)) {
-            if (l.startsWith(QLatin1String("Step ")))
-                lastStep = l.section(QStringLiteral(" : "), 1);
+            static const QRegularExpression step(
+                QStringLiteral(R"(^(?:Step|STEP) \d+/\d+ ?: (.*)$)"));
+            if (const auto m = step.match(l); m.hasMatch())
+                lastStep = m.captured(1);
             if (l.startsWith(QLatin1String("Successfully built ")) && imageId.isEmpty())
                 imageId = l.mid(19).trimmed();
             if (log)

@@ -614,8 +614,11 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         !copied) {
         // A custom image without the basics: the sandbox's command (sleep) exits at once,
         // or tar is missing.
-        if ((copied.error().code == ErrorCode::IoError ||
-             copied.error().code == ErrorCode::EngineError) &&
+        // (NotFound: the exec vanished with the stopped sandbox, when no dependency marker
+        // was asked for.)
+        const ErrorCode code = copied.error().code;
+        if ((code == ErrorCode::IoError || code == ErrorCode::EngineError ||
+             (code == ErrorCode::NotFound && depsVolume.isEmpty())) &&
             !request.image.isEmpty()) {
             Error e = copied.error();
             e.code = ErrorCode::InvalidArgument;

@@ -165,6 +165,7 @@ void TestImages::referencesAndPercent()
     QCOMPARE(ImageTools::buildPercent(QStringLiteral("Step 3/4 : RUN y"), 0), 50);
     QCOMPARE(ImageTools::buildPercent(QStringLiteral(" ---> Running in abc"), 50), 50);
     QCOMPARE(ImageTools::buildPercent(QStringLiteral("Step 2/4 : COPY"), 50), 50); // never back
+    QCOMPARE(ImageTools::buildPercent(QStringLiteral("STEP 4/5: RUN z"), 0), 60);  // Podman
     QCOMPARE(toolchainOf(*LanguageRegistry::instance().find("cpp")), QStringList{"g++"});
     QCOMPARE(toolchainOf(*LanguageRegistry::instance().find("python")), QStringList{"python3"});
     QCOMPARE(toolchainOf(*LanguageRegistry::instance().find("go")), QStringList{"go"});
