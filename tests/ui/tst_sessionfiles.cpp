@@ -254,8 +254,18 @@ void TestSessionFiles::windowHooks()
 void TestSessionFiles::cleanupTestCase()
 {
     m_session.reset();
-    if (m_engine && !m_template.isEmpty())
-        (void)m_engine->runtime().removeImage(m_template);
+    if (!m_engine || m_template.isEmpty())
+        return;
+    // The window's notebook closes its sandbox in the background: until it is gone the
+    // engine refuses to remove the image it runs.
+    Result<void> removed;
+    for (int i = 0; i < 60; ++i) {
+        removed = m_engine->runtime().removeImage(m_template);
+        if (removed)
+            break;
+        QTest::qWait(500);
+    }
+    QVERIFY2(removed, qPrintable(removed ? QString() : removed.error().toString()));
 }
 
 QTEST_MAIN(TestSessionFiles)
