@@ -3,6 +3,7 @@
 
 #include "images/imagebuilder.h"
 #include "images/imagerecipe.h"
+#include "images/imagetools.h"
 #include "languages/language.h"
 #include "mcp/mcphttpserver.h"
 #include "mcp/mcpserver.h"
@@ -150,8 +151,16 @@ int cmdRun(const QStringList &args)
          QStringLiteral("size")},
         {QStringLiteral("network"), QStringLiteral("none (default) or host"),
          QStringLiteral("mode")},
-        {QStringLiteral("file"), QStringLiteral("Copy PATH into the work directory (repeatable)"),
+        {QStringLiteral("file"),
+         QStringLiteral("Copy the file or folder PATH into the work directory (repeatable)"),
          QStringLiteral("path")},
+        {QStringLiteral("get"),
+         QStringLiteral("After the run, bring back PATH (a file or folder of the work directory, "
+                        "recursively) into --get-dir (repeatable)"),
+         QStringLiteral("path")},
+        {QStringLiteral("get-dir"),
+         QStringLiteral("Where --get writes (default: the current directory)"),
+         QStringLiteral("dir")},
         {QStringLiteral("image"), QStringLiteral("Use this image instead of the language's"),
          QStringLiteral("ref")},
         {QStringLiteral("library"),
@@ -265,13 +274,34 @@ int cmdRun(const QStringList &args)
             {ErrorCode::InvalidArgument, QStringLiteral("--network is none, host or bridge"), {}},
             json);
     for (const QString &path : p.values(QStringLiteral("file"))) {
-        QFile in(path);
-        if (!in.open(QIODevice::ReadOnly))
+        if (!QFileInfo::exists(path))
             return reportError({ErrorCode::InvalidArgument,
-                                QStringLiteral("cannot read %1: %2").arg(path, in.errorString()),
+                                QStringLiteral("cannot read %1: no such file or folder").arg(path),
                                 {}},
                                json);
-        req.files.append({QFileInfo(path).fileName(), in.readAll()});
+        auto members = collectLocalPath(path, {}, TransferLimits{req.limits.workDirBytes, 10000});
+        if (!members)
+            return reportError(members.error(), json);
+        for (const TarMember &m : std::as_const(*members)) {
+            if (m.type == TarMember::Type::File)
+                req.files.append({m.path, m.data});
+            else if (m.type == TarMember::Type::Symlink)
+                err() << "sandbox-studio: --file " << path << ": link " << m.path
+                      << " not copied (run copies files only)" << Qt::endl;
+        }
+    }
+    for (const QString &g : p.values(QStringLiteral("get"))) {
+        if (g == QLatin1String(".") || g == QLatin1String("./")) {
+            req.fetchPaths << QStringLiteral(".");
+            continue;
+        }
+        auto safe = safeRelativePath(g);
+        if (!safe)
+            return reportError(Error{ErrorCode::PathRefused,
+                                     QStringLiteral("--get %1: %2").arg(g, safe.error().message),
+                                     {}},
+                               json);
+        req.fetchPaths << *safe;
     }
     req.image = p.value(QStringLiteral("image"));
     req.standard = p.value(QStringLiteral("std"));
@@ -320,6 +350,35 @@ int cmdRun(const QStringList &args)
                 out.write(a.data);
         }
     }
+    bool getFailed = false;
+    if (!req.fetchPaths.isEmpty()) {
+        const QString dir = p.isSet(QStringLiteral("get-dir")) ? p.value(QStringLiteral("get-dir"))
+                                                               : QStringLiteral(".");
+        QList<TarMember> members;
+        for (const Artifact &a : std::as_const(result->fetched))
+            members.append({a.name, TarMember::Type::File, a.data, 0644, {}});
+        QStringList refused;
+        auto tar = makeTar(members);
+        auto written = tar ? extractTarToDirectory(*tar, dir, TransferLimits{}, &refused)
+                           : Result<QStringList>(std::unexpected(tar.error()));
+        if (!written)
+            return reportError(written.error(), json);
+        for (const QString &r : std::as_const(refused))
+            err() << "sandbox-studio: --get: refused " << r << Qt::endl;
+        // Refusals of --get paths come back in refusedPaths alongside artifact refusals.
+        for (const QString &r : std::as_const(result->refusedPaths)) {
+            const QString path = r.section(QStringLiteral(": "), 0, 0);
+            for (const QString &g : std::as_const(req.fetchPaths))
+                if (path == g || r.startsWith(QLatin1String("--get"))) {
+                    err() << "sandbox-studio: --get " << r << Qt::endl;
+                    getFailed = true;
+                    break;
+                }
+        }
+        if (!json)
+            for (const QString &w : std::as_const(*written))
+                err() << "sandbox-studio: got " << QDir(dir).filePath(w) << Qt::endl;
+    }
     if (!json) {
         if (result->timedOut)
             err() << "sandbox-studio: killed after the " << req.limits.timeoutMs / 1000.0
@@ -330,12 +389,119 @@ int cmdRun(const QStringList &args)
             err() << "sandbox-studio: output truncated at " << req.limits.outputBytes << " bytes"
                   << Qt::endl;
     }
-    return result->exitCode;
+    // A --get that could not be honoured fails a run that otherwise succeeded.
+    return result->exitCode == 0 && getFailed ? 1 : result->exitCode;
+}
+
+/// images build --tag REF [--file F] [--network none|host] [--no-cache] DIR
+int cmdImagesBuildDockerfile(const QStringList &args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral("Build an image from a Dockerfile."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("context"), QStringLiteral("Build context folder"));
+    p.addOptions(
+        {{{QStringLiteral("t"), QStringLiteral("tag")},
+          QStringLiteral("Name of the image, e.g. my/python-extra:1"),
+          QStringLiteral("ref")},
+         {{QStringLiteral("f"), QStringLiteral("file")},
+          QStringLiteral("Dockerfile inside the context (default Dockerfile)"),
+          QStringLiteral("path")},
+         {QStringLiteral("network"), QStringLiteral("Network of RUN steps: none (default) or host"),
+          QStringLiteral("mode")},
+         {QStringLiteral("no-cache"), QStringLiteral("Do not reuse cached steps")}});
+    p.process(QStringList{QStringLiteral("sandbox-studio images build")} + args);
+    if (p.positionalArguments().size() != 1 || !p.isSet(QStringLiteral("tag"))) {
+        err() << "usage: sandbox-studio images build --tag REF [--file Dockerfile] "
+                 "[--network none|host] [--no-cache] CONTEXT_DIR"
+              << Qt::endl;
+        return ExitUsage;
+    }
+    BuildOptions o;
+    o.tag = p.value(QStringLiteral("tag"));
+    if (p.isSet(QStringLiteral("file")))
+        o.dockerfile = p.value(QStringLiteral("file"));
+    const QString net = p.value(QStringLiteral("network"));
+    if (net == QLatin1String("host"))
+        o.network = NetworkMode::Host;
+    else if (!net.isEmpty() && net != QLatin1String("none")) {
+        err() << "sandbox-studio: --network is none or host for builds" << Qt::endl;
+        return ExitUsage;
+    }
+    o.noCache = p.isSet(QStringLiteral("no-cache"));
+    auto engine = engineFrom({}, {});
+    if (!engine)
+        return reportError(engine.error(), false);
+    ImageTools tools((*engine)->runtime());
+    auto built = tools.buildDockerfile(
+        p.positionalArguments().constFirst(), o, [](const QString &line, int pct) {
+            err() << "[" << QString::number(pct).rightJustified(3) << "%] " << line << Qt::endl;
+        });
+    if (!built)
+        return reportError(built.error(), false);
+    QTextStream(stdout) << o.tag << ' ' << *built << Qt::endl;
+    return 0;
+}
+
+/// images import TARBALL REF [--change INSTRUCTION]...
+int cmdImagesImport(const QStringList &args)
+{
+    QStringList rest = args;
+    QStringList changes;
+    for (qsizetype i = rest.indexOf(QStringLiteral("--change")); i >= 0;
+         i = rest.indexOf(QStringLiteral("--change"))) {
+        changes << rest.value(i + 1);
+        rest.remove(i, qMin<qsizetype>(2, rest.size() - i));
+    }
+    if (rest.size() != 2) {
+        err() << "usage: sandbox-studio images import ROOTFS.tar REF [--change 'ENV A=b']..."
+              << Qt::endl;
+        return ExitUsage;
+    }
+    if (!QFileInfo(rest[0]).isFile()) {
+        err() << "sandbox-studio: cannot read " << rest[0] << ": no such file" << Qt::endl;
+        return ExitUsage;
+    }
+    auto engine = engineFrom({}, {});
+    if (!engine)
+        return reportError(engine.error(), false);
+    ImageTools tools((*engine)->runtime());
+    int last = -10;
+    auto imported =
+        tools.importRootfs(rest[0], rest[1], changes, [&](const QString &line, int pct) {
+            if (pct / 10 != last / 10 || pct == 100)
+                err() << line << Qt::endl;
+            last = pct;
+        });
+    if (!imported)
+        return reportError(imported.error(), false);
+    QTextStream(stdout) << rest[1] << ' ' << *imported << Qt::endl;
+    return 0;
 }
 
 int cmdImages(const QStringList &args)
 {
     const QString sub = args.value(0);
+    if (sub == QLatin1String("list") && args.value(1) == QLatin1String("--all")) {
+        auto engine = engineFrom({}, {});
+        if (!engine)
+            return reportError(engine.error(), false);
+        auto infos = (*engine)->runtime().listImageInfos();
+        if (!infos)
+            return reportError(infos.error(), false);
+        for (const ImageInfo &i : std::as_const(*infos))
+            for (const QString &tag :
+                 i.tags.isEmpty() ? QStringList{QStringLiteral("<none>")} : i.tags)
+                QTextStream(stdout)
+                    << tag.leftJustified(48) << ' ' << humanSize(i.sizeBytes).rightJustified(9)
+                    << "  " << i.id.mid(7, 12)
+                    << (i.labels.value(QStringLiteral("io.sandbox-studio.template")) ==
+                                QLatin1String("true")
+                            ? "  template"
+                            : "")
+                    << Qt::endl;
+        return 0;
+    }
     if (sub == QLatin1String("list")) {
         auto engine = engineFrom({}, {});
         if (!engine)
@@ -397,6 +563,28 @@ int cmdImages(const QStringList &args)
         QTextStream(stdout) << args[1] << Qt::endl;
         return 0;
     }
+    if (sub == QLatin1String("build") &&
+        (args.contains(QStringLiteral("--tag")) || args.contains(QStringLiteral("-t")) ||
+         std::any_of(args.begin() + 1, args.end(),
+                     [](const QString &a) { return a.startsWith(QLatin1String("--tag=")); })))
+        return cmdImagesBuildDockerfile(args.mid(1));
+    if (sub == QLatin1String("import"))
+        return cmdImagesImport(args.mid(1));
+    if (sub == QLatin1String("remove") || sub == QLatin1String("rm")) {
+        if (args.size() < 2) {
+            err() << "usage: sandbox-studio images remove REF..." << Qt::endl;
+            return ExitUsage;
+        }
+        auto engine = engineFrom({}, {});
+        if (!engine)
+            return reportError(engine.error(), false);
+        for (const QString &ref : args.mid(1)) {
+            if (auto r = (*engine)->runtime().removeImage(ref); !r)
+                return reportError(r.error(), false);
+            QTextStream(stdout) << "removed " << ref << Qt::endl;
+        }
+        return 0;
+    }
     if (sub == QLatin1String("build") || sub == QLatin1String("ensure")) {
         QStringList names = args.mid(1);
         const bool force =
@@ -443,9 +631,9 @@ int cmdImages(const QStringList &args)
         }
         return 0;
     }
-    err()
-        << "usage: sandbox-studio images list | ref NAME | build NAME... [--force] | ensure NAME..."
-        << Qt::endl;
+    err() << "usage: sandbox-studio images list [--all] | ref NAME | build NAME... [--force] | "
+             "build --tag REF DIR | import ROOTFS.tar REF | remove REF | ensure NAME... | pull REF"
+          << Qt::endl;
     return ExitUsage;
 }
 
@@ -851,8 +1039,12 @@ QString cliUsage()
         "Commands:\n"
         "  run [options] FILE|-       run a program once in a fresh sandbox\n"
         "                             (run --help lists the options)\n"
-        "  images list                list the sandbox images and whether they are present\n"
+        "  images list [--all]        list the sandbox images and whether they are present\n"
+        "                             (--all: every image with its size)\n"
         "  images build NAME...       build images from their recipes (needs root, debootstrap)\n"
+        "  images build --tag REF DIR build DIR's Dockerfile (network none; --network host)\n"
+        "  images import ROOTFS.tar REF  import a root filesystem tarball as an image\n"
+        "  images remove REF...       remove images\n"
         "  images ensure NAME...      build images that are missing\n"
         "  images ref NAME            print the image reference of a recipe\n"
         "  images pull REF            pull an image from its registry (with progress)\n"

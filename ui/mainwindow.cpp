@@ -7,6 +7,8 @@
 #include "codeeditor.h"
 #include "enginebanner.h"
 #include "firstrundialog.h"
+#include "imagemanager.h"
+#include "images/template.h"
 #include "languages/language.h"
 #include "limitspanel.h"
 #include "mcpactivity.h"
@@ -17,6 +19,7 @@
 #include "poolpanel.h"
 #include "preferencesdialog.h"
 #include "session/pool.h"
+#include "sessionfilespanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -27,12 +30,14 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -405,6 +410,21 @@ void MainWindow::createToolBar()
     };
     m_toolBar->addWidget(label(tr("&Language:"), m_languagePicker));
     m_toolBar->addWidget(m_languagePicker);
+    // Any image by name (typed, or chosen in the Images dock); empty = the language's own.
+    m_imagePicker = new QComboBox(m_toolBar);
+    m_imagePicker->setObjectName(u"imagePicker"_s);
+    m_imagePicker->setEditable(true);
+    m_imagePicker->setAccessibleName(tr("Image"));
+    m_imagePicker->setToolTip(tr("Image the sandboxes run; empty = the language's own image. "
+                                 "Custom images need the language's toolchain."));
+    m_imagePicker->setMinimumContentsLength(18);
+    m_imagePicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_imagePicker->lineEdit()->setPlaceholderText(tr("language default"));
+    m_imagePicker->addItem(QString());
+    connect(m_imagePicker, &QComboBox::currentTextChanged, this,
+            [this](const QString &text) { m_notebook->setImage(text.trimmed()); });
+    m_toolBar->addWidget(label(tr("&Image:"), m_imagePicker));
+    m_toolBar->addWidget(m_imagePicker);
     m_toolBar->addWidget(label(tr("&Backend:"), m_backendPicker));
     m_toolBar->addWidget(m_backendPicker);
     m_toolBar->addSeparator();
@@ -507,6 +527,48 @@ void MainWindow::createDock()
     m_poolDock->setWidget(m_poolPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_poolDock);
     tabifyDockWidget(m_artifactsDock, m_poolDock);
+
+    m_filesPanel = new SessionFilesPanel(this);
+    m_filesDock = new QDockWidget(tr("Session Files"), this);
+    m_filesDock->setObjectName(u"filesDock"_s);
+    m_filesDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    auto *filesScroll = new QScrollArea(m_filesDock);
+    filesScroll->setWidgetResizable(true);
+    filesScroll->setFrameShape(QFrame::NoFrame);
+    filesScroll->setWidget(m_filesPanel);
+    m_filesDock->setWidget(filesScroll);
+    addDockWidget(Qt::RightDockWidgetArea, m_filesDock);
+    tabifyDockWidget(m_artifactsDock, m_filesDock);
+    connect(m_notebook, &NotebookConsole::kernelStateChanged, this,
+            [this] { m_filesPanel->setSession(m_notebook->session()); });
+
+    m_imageManager = new ImageManager(m_engine, this);
+    m_imagesDock = new QDockWidget(tr("Images"), this);
+    m_imagesDock->setObjectName(u"imagesDock"_s);
+    m_imagesDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    // In a scroll area: the form's rows would otherwise widen the whole dock column and
+    // squeeze the editor and console.
+    auto *imagesScroll = new QScrollArea(m_imagesDock);
+    imagesScroll->setWidgetResizable(true);
+    imagesScroll->setFrameShape(QFrame::NoFrame);
+    imagesScroll->setWidget(m_imageManager);
+    m_imagesDock->setWidget(imagesScroll);
+    addDockWidget(Qt::RightDockWidgetArea, m_imagesDock);
+    tabifyDockWidget(m_artifactsDock, m_imagesDock);
+    connect(m_imageManager, &ImageManager::imageChosen, this,
+            [this](const QString &ref) { m_imagePicker->setCurrentText(ref); });
+    connect(m_imageManager, &ImageManager::refreshed, this, [this](bool ok) {
+        if (!ok)
+            return;
+        const QString current = m_imagePicker->currentText();
+        const QSignalBlocker blocker(m_imagePicker);
+        m_imagePicker->clear();
+        m_imagePicker->addItem(QString());
+        m_imagePicker->addItems(m_imageManager->imageRefs());
+        m_imagePicker->setCurrentText(current);
+    });
+    if (m_engine)
+        m_imageManager->refresh();
     m_artifactsDock->raise();
     connect(m_notebook, &NotebookConsole::imageDisplayed, this,
             [this](NotebookCell *cell, const QString &mimeType, const QByteArray &data) {
@@ -567,6 +629,8 @@ void MainWindow::createMenus()
     m_notebookMenu->addAction(m_notebook->clearAction());
     m_notebookMenu->addSeparator();
     m_notebookMenu->addAction(m_notebook->exportAction());
+    m_saveTemplateAction = m_notebookMenu->addAction(tr("Save Session as &Template…"), this,
+                                                     [this] { saveSessionAsTemplate(); });
     m_notebookMenu->menuAction()->setVisible(false);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -575,6 +639,8 @@ void MainWindow::createMenus()
     view->addAction(m_limitsDock->toggleViewAction());
     view->addAction(m_artifactsDock->toggleViewAction());
     view->addAction(m_poolDock->toggleViewAction());
+    view->addAction(m_filesDock->toggleViewAction());
+    view->addAction(m_imagesDock->toggleViewAction());
     view->addAction(m_toolBar->toggleViewAction());
     view->addSeparator();
     view->addAction(m_fullScreenAction);
@@ -609,6 +675,53 @@ void MainWindow::createStatusBar()
 
 // ---------------------------------------------------------------------------------------
 // Languages and drafts
+
+QString MainWindow::customImage() const
+{
+    return m_imagePicker ? m_imagePicker->currentText().trimmed() : QString();
+}
+
+void MainWindow::saveSessionAsTemplate(const QString &givenRef)
+{
+    const std::shared_ptr<NotebookSession> session = m_notebook->session();
+    if (!session || !m_engine) {
+        statusBar()->showMessage(tr("Start a notebook session first: a template is saved from "
+                                    "a running session."),
+                                 8000);
+        Q_EMIT templateSaved(false, {});
+        return;
+    }
+    QString ref = givenRef;
+    if (ref.isEmpty()) {
+        bool ok = false;
+        ref =
+            QInputDialog::getText(this, tr("Save Session as Template"),
+                                  tr("Image name for the template (its files and installed "
+                                     "packages come back in sessions started from it):"),
+                                  QLineEdit::Normal,
+                                  u"sandbox-studio-templates/%1:1"_s.arg(session->language()), &ok)
+                .trimmed();
+        if (!ok || ref.isEmpty())
+            return;
+    }
+    statusBar()->showMessage(tr("Saving the session as %1…").arg(ref));
+    auto future = QtConcurrent::run([engine = m_engine, session, ref] {
+        return saveTemplate(engine->runtime(), *session, ref);
+    });
+    future.then(this, [this, ref](const Result<QString> &saved) {
+        if (saved) {
+            statusBar()->showMessage(tr("Saved the session as %1; choose it as the image to "
+                                        "start from it.")
+                                         .arg(ref),
+                                     10000);
+            m_imageManager->refresh();
+        } else {
+            statusBar()->showMessage(
+                tr("Could not save the template: %1").arg(saved.error().message), 15000);
+        }
+        Q_EMIT templateSaved(bool(saved), saved ? ref : saved.error().message);
+    });
+}
 
 void MainWindow::setLanguage(const QString &id)
 {
@@ -844,8 +957,10 @@ void MainWindow::runCode()
     request.origin = RunOrigin::Gui;
     request.libraries = m_limits->libraries();
     request.standard = m_limits->standard();
+    request.image = customImage();
     if (m_pool)
-        if (const auto image = Engine::defaultImageFor(request.language))
+        if (const auto image = request.image.isEmpty() ? Engine::defaultImageFor(request.language)
+                                                       : Result<QString>(request.image))
             m_poolPanel->noteKey(PoolKey::from(m_engine->runtime().backend(), request.language,
                                                *image, request.limits, request.network));
 
@@ -992,6 +1107,8 @@ void MainWindow::retryEngine()
         m_engineError.reset();
         m_notebook->setEngine(m_engine);
         m_mcpHost->setEngine(m_engine);
+        m_imageManager->setEngine(m_engine);
+        m_imageManager->refresh();
     }
     checkEngine();
 }

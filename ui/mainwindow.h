@@ -26,6 +26,8 @@ class QToolBar;
 
 class ArtifactGallery;
 class EngineBanner;
+class ImageManager;
+class SessionFilesPanel;
 class LimitsPanel;
 class McpActivityFeed;
 class McpHost;
@@ -80,6 +82,16 @@ public:
     QAction *configureClaudeAction() const { return m_configureClaudeAction; }
     /// Whether the notebook is shown instead of the script editor and console.
     bool isNotebookMode() const;
+    /// The "Session Files" dock: the notebook session's work directory.
+    SessionFilesPanel *filesPanel() const { return m_filesPanel; }
+    QDockWidget *filesDock() const { return m_filesDock; }
+    /// The "Images" dock: list, build, import, pull, remove.
+    ImageManager *imageManager() const { return m_imageManager; }
+    QDockWidget *imagesDock() const { return m_imagesDock; }
+    /// The toolbar's image field (editable; empty = the language's own image).
+    QComboBox *imagePicker() const { return m_imagePicker; }
+    /// The image runs and notebook sessions use; empty = the language's own.
+    QString customImage() const;
 
     /// Selects a language by LanguageRegistry id or alias ("python", "js"); unknown ids
     /// are ignored.
@@ -127,8 +139,13 @@ public Q_SLOTS:
     /// not block), and keeps that code: Undo brings it back, and a copy goes to
     /// drafts/kept/ under the app data folder.
     void openInEditor(const QString &language, const QString &code, const QString &source);
+    /// Saves the notebook session as template image ref (asks for a name when empty) on a
+    /// worker; templateSaved() tells how it went.
+    void saveSessionAsTemplate(const QString &ref = {});
 
 Q_SIGNALS:
+    /// ok: refOrError is the template's reference; else the error for people.
+    void templateSaved(bool ok, const QString &refOrError);
     void runStarted();
     /// ok: the engine returned a RunResult (whatever the program's exit code).
     void runFinished(bool ok);
@@ -211,6 +228,12 @@ private:
     quint64 m_poolGeneration = 0; // bumped on every apply; stale creations are shut down
     QTimer m_poolRebuild;
     QComboBox *m_languagePicker = nullptr;
+    QComboBox *m_imagePicker = nullptr;
+    SessionFilesPanel *m_filesPanel = nullptr;
+    QDockWidget *m_filesDock = nullptr;
+    ImageManager *m_imageManager = nullptr;
+    QDockWidget *m_imagesDock = nullptr;
+    QAction *m_saveTemplateAction = nullptr;
     QComboBox *m_backendPicker = nullptr;
     QAction *m_runAction = nullptr;
     QAction *m_stopAction = nullptr;

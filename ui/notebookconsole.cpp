@@ -433,6 +433,19 @@ void NotebookConsole::createHeader()
 // ---------------------------------------------------------------------------------------
 // Language, limits, status
 
+void NotebookConsole::setImage(const QString &image)
+{
+    if (image == m_image)
+        return;
+    m_image = image;
+    if (hasSession())
+        dropSession(image.isEmpty()
+                        ? tr("The kernel was closed; the next run starts one on the language's "
+                             "image.")
+                        : tr("The kernel was closed; the next run starts one on %1.").arg(image),
+                    false);
+}
+
 void NotebookConsole::setLanguage(const QString &id)
 {
     const LanguageDescriptor *descriptor = LanguageRegistry::instance().find(id);
@@ -770,8 +783,8 @@ void NotebookConsole::startSession()
 
     auto future = QtConcurrent::run([runtime = m_engine->runtimePtr(), language = m_language,
                                      limits = m_limits, network = m_network, cancel = m_startCancel,
-                                     slot = m_startSlot]() -> Result<void> {
-        auto started = NotebookSession::start(runtime, language, limits, network, cancel);
+                                     slot = m_startSlot, image = m_image]() -> Result<void> {
+        auto started = NotebookSession::start(runtime, language, limits, network, cancel, image);
         if (!started)
             return std::unexpected(started.error());
         std::shared_ptr<NotebookSession> orphan;

@@ -61,6 +61,12 @@ public:
     /// longer than limits.timeoutMs is interrupted.
     void setLimits(const sandbox::Limits &limits, sandbox::NetworkMode network);
 
+    /// Image of the next session; empty = the language's own. A running session is closed.
+    void setImage(const QString &image);
+    QString image() const { return m_image; }
+    /// The running session (files panel, templates); nullptr while there is none.
+    std::shared_ptr<sandbox::NotebookSession> session() const { return m_session; }
+
     KernelState kernelState() const { return m_state; }
     /// Whether a session exists or is starting (the kernel holds state).
     bool hasSession() const;
@@ -163,6 +169,7 @@ private:
     std::shared_ptr<sandbox::Engine> m_engine;
     std::shared_ptr<sandbox::NotebookSession> m_session;
     QString m_language;
+    QString m_image;
     QString m_kernelVersion;
     sandbox::Limits m_limits;
     sandbox::NetworkMode m_network = sandbox::NetworkMode::None;

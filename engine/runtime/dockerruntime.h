@@ -54,6 +54,21 @@ public:
     /// POST /containers/{id}/attach?stream=1&stdin=1&stdout=1&stderr=1, hijacked.
     Result<std::unique_ptr<RawStream>> attach(const QString &id) override;
 
+    // Images, builds and commits (dockerimages.cpp).
+    /// GET /images/json.
+    Result<QList<ImageInfo>> listImageInfos() override;
+    /// POST /build (classic builder, version=1; BuildKit needs a gRPC session) with the
+    /// context tar; the JSON stream is checked line by line for errorDetail, the id comes
+    /// from the aux message or "Successfully built" (Podman).
+    Result<QString> buildImage(const QByteArray &contextTar, const BuildOptions &options,
+                               std::function<void(const QString &)> log,
+                               const CancelToken &cancel) override;
+    /// POST /commit?container=&repo=&tag=&changes=...
+    Result<QString> commit(const QString &id, const QString &repo, const QString &tag,
+                           const QStringList &changes) override;
+    /// PUT /containers/{id}/archive?path=
+    Result<void> putArchive(const QString &id, const QString &path, const QByteArray &tar) override;
+
     /// The HostConfig/Config JSON for a spec (exposed for tests and the pod-spec mapper).
     QByteArray createBody(const SandboxSpec &spec) const;
 

@@ -137,6 +137,27 @@ struct VolumeInfo
     QMap<QString, QString> labels;
 };
 
+/// An image as the engine lists it (GET /images/json).
+struct ImageInfo
+{
+    QString id;       ///< "sha256:..."
+    QStringList tags; ///< "repo:tag" references; empty for dangling images
+    qint64 sizeBytes = 0;
+    qint64 created = 0; ///< seconds since the epoch
+    QMap<QString, QString> labels;
+};
+
+/// How to build an image from a Dockerfile (POST /build).
+struct BuildOptions
+{
+    QString tag;                                       ///< "repo:tag" given to the result
+    QString dockerfile = QStringLiteral("Dockerfile"); ///< path inside the context
+    NetworkMode network = NetworkMode::None;           ///< of RUN steps: none or host
+    QMap<QString, QString> buildArgs;                  ///< ARG values
+    QMap<QString, QString> labels;                     ///< added to the image
+    bool noCache = false;
+};
+
 /// The container engine seen by the rest of the engine: Docker, Podman or Kubernetes.
 /// Every call blocks; call from worker threads. Implementations are thread-safe.
 class Runtime
@@ -245,6 +266,54 @@ public:
                                         std::function<size_t(char *, size_t)> read,
                                         std::function<void(qint64 bytesSent)> progress,
                                         const CancelToken &cancel) = 0;
+
+    /// Every image with its tags, size and labels. Errors: engine errors; NotSupported.
+    virtual Result<QList<ImageInfo>> listImageInfos()
+    {
+        return fail(ErrorCode::NotSupported,
+                    QStringLiteral("The %1 backend cannot list images").arg(backend()));
+    }
+
+    /// Builds an image from a Dockerfile. contextTar is the build context as an
+    /// uncompressed tar holding options.dockerfile; log receives every line of the build
+    /// output as it arrives ("Step 2/4 : RUN ..."). Returns the image id. Errors:
+    /// EngineError with the failing step's message (the engine answers 200 and reports the
+    /// failure in the stream), Cancelled, NotSupported (backends without builds).
+    virtual Result<QString> buildImage(const QByteArray &contextTar, const BuildOptions &options,
+                                       std::function<void(const QString &line)> log,
+                                       const CancelToken &cancel)
+    {
+        (void)contextTar, (void)log, (void)cancel;
+        return fail(ErrorCode::NotSupported,
+                    QStringLiteral("The %1 backend cannot build images").arg(backend()),
+                    options.tag);
+    }
+
+    /// Saves a sandbox's filesystem (its writable layer, not tmpfs mounts) as image
+    /// repo:tag with changes applied ("LABEL a=b", "ENV A=b"). Returns the image id.
+    /// Errors: NotFound, EngineError; NotSupported on backends that cannot commit
+    /// (Kubernetes).
+    virtual Result<QString> commit(const QString &id, const QString &repo, const QString &tag,
+                                   const QStringList &changes)
+    {
+        (void)changes;
+        return fail(ErrorCode::NotSupported,
+                    QStringLiteral("The %1 backend cannot save a sandbox as an image (commit); "
+                                   "use a Docker or Podman backend for templates")
+                        .arg(backend()),
+                    id + u' ' + repo + u':' + tag);
+    }
+
+    /// Extracts tar into the directory path of a sandbox that is not running or has a
+    /// writable root (PUT /containers/{id}/archive). Cannot reach into tmpfs mounts.
+    /// Errors: NotFound, EngineError; NotSupported.
+    virtual Result<void> putArchive(const QString &id, const QString &path, const QByteArray &tar)
+    {
+        (void)tar;
+        return fail(ErrorCode::NotSupported,
+                    QStringLiteral("The %1 backend cannot copy archives").arg(backend()),
+                    id + u':' + path);
+    }
 
     /// Attaches to the sandbox's main process (stdin, stdout, stderr) over a bidirectional
     /// stream; call before start() to see all output. Without a TTY, the read side carries

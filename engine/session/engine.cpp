@@ -2,6 +2,7 @@
 #include "engine.h"
 
 #include "images/imagerecipe.h"
+#include "images/template.h"
 #include "languages/language.h"
 #include "runtime/agentchannel.h"
 #include "runtime/dockerruntime.h"
@@ -48,6 +49,93 @@ using StepRunner = std::function<Result<ExecResult>(const QStringList &argv, con
                                                     const CancelToken &cancel, qint64 timeoutMs,
                                                     qint64 outputLimit)>;
 
+/// Brings back RunRequest::fetchPaths into result.fetched: each path is checked inside the
+/// sandbox (realpath: links on the way must stay in the work directory), then archived.
+void fetchRequested(const RunRequest &request, const StepRunner &run, const CancelToken &cancel,
+                    RunResult &result)
+{
+    QStringList paths;
+    for (const QString &p : request.fetchPaths) {
+        if (p == QLatin1String(".") || p == QLatin1String("./")) {
+            paths << QStringLiteral(".");
+            continue;
+        }
+        auto safe = safeRelativePath(p);
+        if (!safe) {
+            result.refusedPaths.append(p + QStringLiteral(": ") + safe.error().message);
+            continue;
+        }
+        paths << *safe;
+    }
+    if (paths.isEmpty())
+        return;
+    // Paths that leave the work directory or do not exist are reported on stderr as
+    // "refused\tPATH\tREASON" and skipped; the rest are archived.
+    // The paths that pass go to a NUL-separated list that tar reads.
+    const QString full = QStringLiteral(
+        "keep=\"\"; n=0\n"
+        "for p; do\n"
+        "  r=$(realpath -m -- \"/sandbox/$p\")\n"
+        "  case \"$r\" in /sandbox|/sandbox/*) ;; *) printf 'refused\\t%s\\tleads outside the "
+        "work directory (to %s)\\n' \"$p\" \"$r\" >&2; continue;; esac\n"
+        "  [ -e \"/sandbox/$p\" ] || [ -L \"/sandbox/$p\" ] || { printf "
+        "'refused\\t%s\\tno such file or folder\\n' \"$p\" >&2; continue; }\n"
+        "  printf '%s\\0' \"$p\" >> /sandbox/.sandbox/fetch.list; n=1\n"
+        "done\n"
+        "[ \"$n\" = 1 ] || exit 0\n"
+        "exec tar -c -f - -C /sandbox --null -T /sandbox/.sandbox/fetch.list "
+        "--exclude=./.sandbox --exclude=./.agent\n");
+    QByteArray tarOut, err;
+    const qint64 readCap = request.limits.artifactBytes + (4ll << 20);
+    bool capped = false;
+    ExecIo io;
+    io.onStdout = [&](QByteArrayView d) {
+        tarOut += d;
+        if (tarOut.size() > readCap) {
+            capped = true;
+            return false;
+        }
+        return true;
+    };
+    io.onStderr = [&](QByteArrayView d) {
+        if (err.size() < 65536)
+            err += d;
+        return true;
+    };
+    auto r = run(QStringList{QStringLiteral("sh"), QStringLiteral("-c"),
+                             QStringLiteral("rm -f /sandbox/.sandbox/fetch.list; ") + full,
+                             QStringLiteral("fetch")} +
+                     paths,
+                 io, cancel, 60'000, 0);
+    for (const QByteArray &line : err.split('\n')) {
+        const QList<QByteArray> f = line.split('\t');
+        if (f.size() >= 3 && f[0] == "refused")
+            result.refusedPaths.append(QString::fromUtf8(f[1]) + QStringLiteral(": ") +
+                                       QString::fromUtf8(line.mid(f[0].size() + f[1].size() + 2)));
+    }
+    if (!r) {
+        result.refusedPaths.append(QStringLiteral("--get: ") + r.error().message);
+        return;
+    }
+    TarReadLimits lim;
+    lim.maxTotalBytes = request.limits.artifactBytes;
+    lim.maxMembers = request.limits.artifactCount;
+    bool truncated = false;
+    auto read = readTar(tarOut, lim, &result.refusedPaths, &truncated);
+    if (truncated || capped)
+        result.artifactsTruncated = true;
+    if (!read)
+        return;
+    static const QMimeDatabase mimeDb;
+    for (TarMember &m : *read) {
+        Artifact a;
+        a.name = m.path;
+        a.mimeType = mimeDb.mimeTypeForFileNameAndData(m.path, m.data).name();
+        a.data = std::move(m.data);
+        result.fetched.append(std::move(a));
+    }
+}
+
 /// Runs the language's steps through run, then reads the OOM counter and collects the
 /// artifacts: shared by the fresh-sandbox path (Docker exec) and the pooled one (agent).
 void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
@@ -77,6 +165,33 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
             forward(part);
         return true;
     };
+
+    // A custom image: its toolchain must be there, and a template's saved work directory
+    // comes back first (files it restores are not the program's artifacts).
+    bool restored = false;
+    if (!request.image.isEmpty()) {
+        status(QStringLiteral("preparing the image"));
+        QByteArray out, err;
+        ExecIo io;
+        io.onStdout = [&](QByteArrayView d) {
+            out += d;
+            return true;
+        };
+        io.onStderr = [&](QByteArrayView d) {
+            err += d;
+            return true;
+        };
+        auto r = run(customImagePrepArgv(toolchainOf(*lang)), io, cancel, 120'000, 0);
+        if (!r) {
+            error = std::unexpected(r.error());
+            return;
+        }
+        if (auto ok = customImagePrepResult(r->exitCode, out, err, request.image, *lang); !ok) {
+            error = std::unexpected(ok.error());
+            return;
+        }
+        restored = out.contains("restored");
+    }
 
     const QList<LanguageStep> steps = lang->stepsFor(codeFile, request.standard);
     bool killed = false;
@@ -168,6 +283,9 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                         QStringLiteral("--exclude=./.agent")};
         for (const QString &link : depsLinks)
             copyOut.argv.append(QStringLiteral("--exclude=./") + link);
+        if (restored)
+            copyOut.argv.append(
+                QStringLiteral("--newer-mtime=/sandbox/.sandbox/template-restored"));
         // Files in output/ always come back; other new files of the work directory only
         // when the request asks for them (the default).
         copyOut.argv.append(request.collectWorkDirFiles ? QStringLiteral(".")
@@ -220,6 +338,8 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                 }
             }
         }
+        if (!request.fetchPaths.isEmpty())
+            fetchRequested(request, run, cancel, result);
     }
 }
 
@@ -415,6 +535,16 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         notes.append(n);
         status(n);
     };
+    if (plan->fromCode && !request.image.isEmpty() && !plan->packages.isEmpty()) {
+        // A custom image (a Dockerfile build, a template) is taken to carry what the code
+        // imports: installing detected names would shadow its packages, or fail offline.
+        note(QStringLiteral("custom image %1: imports (%2) are expected in the image; name "
+                            "libraries to install them")
+                 .arg(request.image, plan->detected.join(QStringLiteral(", "))));
+        plan->packages.clear();
+        plan->detected.clear();
+        plan->unsupported.clear();
+    }
     if (plan->fromCode && !plan->detected.isEmpty())
         note(QStringLiteral("dependencies detected from the code: %1")
                  .arg(plan->detected.join(QStringLiteral(", "))));
@@ -490,6 +620,22 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
             *m_runtime, id, *tar, cancel,
             depsVolume.isEmpty() ? QString() : QLatin1String(DependencyMarker), &cachedList);
         !copied) {
+        // A custom image without the basics: the sandbox's command (sleep) exits at once,
+        // or tar is missing.
+        // (NotFound: the exec vanished with the stopped sandbox, when no dependency marker
+        // was asked for.)
+        const ErrorCode code = copied.error().code;
+        if ((code == ErrorCode::IoError || code == ErrorCode::EngineError ||
+             (code == ErrorCode::NotFound && depsVolume.isEmpty())) &&
+            !request.image.isEmpty()) {
+            Error e = copied.error();
+            e.code = ErrorCode::InvalidArgument;
+            e.detail = e.toString();
+            e.message = QStringLiteral("Image %1 cannot be used as a sandbox: it needs /bin/sh, "
+                                       "sleep and tar")
+                            .arg(request.image);
+            return std::unexpected(e);
+        }
         if (copied.error().code != ErrorCode::NotFound || depsVolume.isEmpty())
             return std::unexpected(copied.error());
         // The volume lacks the marker a finished install writes last: another process is

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "notebook.h"
 
+#include "images/template.h"
 #include "languages/language.h"
 #include "session/engine.h"
 #include "session/sandboxsetup.h"
@@ -147,7 +148,8 @@ NotebookSession::~NotebookSession()
 
 Result<std::shared_ptr<NotebookSession>>
 NotebookSession::start(std::shared_ptr<Runtime> runtime, const QString &language,
-                       const Limits &limits, NetworkMode network, const CancelToken &cancel)
+                       const Limits &limits, NetworkMode network, const CancelToken &cancel,
+                       const QString &customImage)
 {
     const LanguageDescriptor *lang = LanguageRegistry::instance().find(language);
     if (!lang)
@@ -160,7 +162,8 @@ NotebookSession::start(std::shared_ptr<Runtime> runtime, const QString &language
                     QStringLiteral("%1 has no notebook kernel yet").arg(lang->displayName));
     if (auto v = limits.validate(); !v)
         return std::unexpected(v.error());
-    auto image = Engine::defaultImageFor(lang->id);
+    auto image =
+        customImage.isEmpty() ? Engine::defaultImageFor(lang->id) : Result<QString>(customImage);
     if (!image)
         return std::unexpected(image.error());
 
@@ -173,6 +176,7 @@ NotebookSession::start(std::shared_ptr<Runtime> runtime, const QString &language
     std::shared_ptr<NotebookSession> session(new NotebookSession());
     session->m_runtime = runtime;
     session->m_language = lang->id;
+    session->m_image = *image;
     session->m_limits = limits;
 
     // Transport "agent" when the agent binary is there and comes up in the sandbox; else
@@ -219,6 +223,16 @@ NotebookSession::start(std::shared_ptr<Runtime> runtime, const QString &language
             return std::unexpected(c.error());
     } else if (auto c = copyIntoSandbox(*runtime, session->m_sandboxId, *tar, cancel); !c) {
         return std::unexpected(c.error());
+    }
+    if (!customImage.isEmpty()) {
+        // A custom image: the kernel's interpreter must be there; a template brings its
+        // saved work directory back.
+        QByteArray out, err;
+        auto prep = session->runTool(customImagePrepArgv(toolchainOf(*lang)), {}, &out, 4096, &err);
+        if (!prep)
+            return std::unexpected(prep.error());
+        if (auto ok = customImagePrepResult(*prep, out, err, *image, *lang); !ok)
+            return std::unexpected(ok.error());
     }
     if (cancel.isCancelled())
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled while starting the kernel"));
@@ -575,6 +589,344 @@ void NotebookSession::close()
     if (!m_sandboxId.isEmpty() && m_runtime)
         if (auto r = m_runtime->remove(m_sandboxId); !r)
             qCWarning(lcNotebook).noquote() << "could not remove sandbox" << r.error().toString();
+}
+
+Result<int> NotebookSession::runTool(const QStringList &argv, const QByteArray &stdinData,
+                                     QByteArray *out, qint64 outCap, QByteArray *err,
+                                     bool *outTruncated, int timeoutMs)
+{
+    if (m_closed)
+        return fail(ErrorCode::Internal, QStringLiteral("The notebook session is closed"));
+    bool truncated = false;
+    ExecIo io;
+    io.onStdout = [&](QByteArrayView d) {
+        if (!out)
+            return true;
+        const qint64 room = outCap - out->size();
+        if (d.size() > room) {
+            truncated = true;
+            if (room > 0)
+                out->append(d.first(room));
+            return false; // over the cap: stop reading, the tool is killed
+        }
+        out->append(d);
+        return true;
+    };
+    io.onStderr = [&](QByteArrayView d) {
+        if (err && err->size() < 16384)
+            err->append(d);
+        return true;
+    };
+    const Deadline deadline = Deadline::in(std::chrono::milliseconds(timeoutMs));
+    int exitCode = -1;
+    bool timedOut = false;
+    if (m_agent) {
+        AgentRunSpec spec;
+        spec.argv = argv;
+        spec.attachStdin = true;
+        spec.stdinData = stdinData;
+        spec.timeoutMs = timeoutMs;
+        auto r = m_agent->run(spec, io, {}, deadline);
+        if (!r)
+            return std::unexpected(r.error());
+        exitCode = r->exitCode;
+        timedOut = r->timedOut || r->deadlineExceeded;
+        if (!r->error.isEmpty() && err)
+            err->append(r->error.toUtf8());
+    } else {
+        ExecSpec spec;
+        spec.argv = argv;
+        spec.attachStdin = true;
+        spec.stdinData = stdinData;
+        auto r = m_runtime->exec(m_sandboxId, spec, io, {}, deadline);
+        if (!r)
+            return std::unexpected(r.error());
+        exitCode = r->exitCode;
+        timedOut = r->deadlineExceeded;
+    }
+    if (outTruncated)
+        *outTruncated = truncated;
+    if (timedOut)
+        return fail(ErrorCode::Timeout,
+                    QStringLiteral("Copying files took longer than %1 s").arg(timeoutMs / 1000));
+    return exitCode;
+}
+
+namespace {
+constexpr int OutsideExit = 98;
+constexpr int MissingExit = 99;
+/// "name" or "the work directory" for messages.
+QString shown(const QString &path)
+{
+    return path.isEmpty() || path == QLatin1String(".") ? QStringLiteral("the work directory")
+                                                        : QStringLiteral("'%1'").arg(path);
+}
+} // namespace
+
+Result<void> NotebookSession::checkSandboxPaths(const QStringList &paths, bool mustExist)
+{
+    // realpath -m resolves every link on the way, existing or not: a planted link that
+    // leads out of the work directory shows up as a path outside it.
+    const QString outside = QString::number(OutsideExit);
+    const QString missing = QString::number(MissingExit);
+    const QString script =
+        QStringLiteral("for p; do\n"
+                       "  r=$(realpath -m -- \"/sandbox/$p\") || { printf '%s' \"$p\"; exit ") +
+        outside +
+        QStringLiteral("; }\n"
+                       "  case \"$r\" in /sandbox|/sandbox/*) ;; *) printf '%s\\t%s' \"$p\" "
+                       "\"$r\"; exit ") +
+        outside + QStringLiteral(";; esac\n") +
+        (mustExist ? QStringLiteral("  [ -e \"/sandbox/$p\" ] || [ -L \"/sandbox/$p\" ] || "
+                                    "{ printf '%s' \"$p\"; exit ") +
+                         missing + QStringLiteral("; }\n")
+                   : QString()) +
+        QStringLiteral("done\n");
+    QByteArray out, err;
+    auto r = runTool(
+        QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("check")} +
+            paths,
+        {}, &out, 65536, &err);
+    if (!r)
+        return std::unexpected(r.error());
+    const QStringList parts = QString::fromUtf8(out).split(u'\t');
+    if (*r == OutsideExit)
+        return fail(ErrorCode::PathRefused,
+                    QStringLiteral("Refused: %1 leads outside the work directory%2")
+                        .arg(shown(parts.value(0)),
+                             parts.size() > 1 ? QStringLiteral(" (a link to %1)").arg(parts[1])
+                                              : QString()));
+    if (*r == MissingExit)
+        return fail(
+            ErrorCode::NotFound,
+            QStringLiteral("%1 does not exist in the work directory").arg(shown(parts.value(0))));
+    if (*r != 0)
+        return fail(ErrorCode::IoError, QStringLiteral("Checking paths in the sandbox failed"),
+                    QString::fromUtf8(err).trimmed());
+    return {};
+}
+
+Result<QStringList> NotebookSession::uploadFiles(const QList<TarMember> &members,
+                                                 const QString &destDir,
+                                                 const TransferLimits &limits)
+{
+    // Parent folders of nested members, so tar creates them with sane modes.
+    QList<TarMember> all;
+    QStringList seen;
+    for (const TarMember &m : members) {
+        auto safe = safeRelativePath(m.path);
+        if (!safe)
+            return std::unexpected(safe.error());
+        const QStringList parts = safe->split(u'/');
+        for (int i = 1; i < parts.size(); ++i) {
+            const QString dir = parts.mid(0, i).join(u'/');
+            if (!seen.contains(dir)) {
+                seen << dir;
+                all.append({dir, TarMember::Type::Directory, {}, 0755, {}});
+            }
+        }
+        TarMember copy = m;
+        copy.path = *safe;
+        all.append(std::move(copy));
+    }
+    auto tar = makeTar(all);
+    if (!tar)
+        return std::unexpected(tar.error());
+    return uploadTar(*tar, destDir, limits);
+}
+
+Result<QStringList> NotebookSession::uploadTar(const QByteArray &tar, const QString &destDir,
+                                               const TransferLimits &limits)
+{
+    QString dest;
+    if (!destDir.isEmpty() && destDir != QLatin1String(".")) {
+        auto safe = safeRelativePath(destDir);
+        if (!safe)
+            return std::unexpected(safe.error());
+        dest = *safe;
+    }
+    auto paths = checkTarForExtraction(tar, limits.maxBytes, limits.maxMembers);
+    if (!paths)
+        return std::unexpected(paths.error());
+    QStringList targets;
+    for (const QString &p : std::as_const(*paths))
+        targets << (dest.isEmpty() ? p : dest + u'/' + p);
+    if (auto ok = checkSandboxPaths(
+            QStringList{dest.isEmpty() ? QStringLiteral(".") : dest} + targets, false);
+        !ok)
+        return std::unexpected(ok.error());
+    const QString dir =
+        dest.isEmpty() ? QStringLiteral("/sandbox") : QStringLiteral("/sandbox/") + dest;
+    QByteArray err;
+    auto r = runTool({QStringLiteral("sh"), QStringLiteral("-c"),
+                      QStringLiteral("mkdir -p -- \"$0\" && exec tar -x -f - -C \"$0\" "
+                                     "--no-same-owner --no-overwrite-dir"),
+                      dir},
+                     tar, nullptr, 0, &err);
+    if (!r)
+        return std::unexpected(r.error());
+    if (*r != 0) {
+        const QString msg = QString::fromUtf8(err).trimmed();
+        const bool full = msg.contains(QLatin1String("No space left")) ||
+                          msg.contains(QLatin1String("Wrote only"));
+        return fail(ErrorCode::IoError,
+                    full ? QStringLiteral("Copying files into the sandbox failed: the work "
+                                          "directory is full (it holds %1 MiB)")
+                               .arg(m_limits.workDirBytes >> 20)
+                         : QStringLiteral("Copying files into the sandbox failed: %1")
+                               .arg(msg.section(u'\n', 0, 0)),
+                    msg);
+    }
+    QStringList written;
+    for (const QString &t : std::as_const(targets))
+        written << t;
+    return written;
+}
+
+Result<QStringList> NotebookSession::uploadPath(const QString &localPath, const QString &destDir,
+                                                const TransferLimits &limits)
+{
+    auto members = collectLocalPath(localPath, {}, limits);
+    if (!members)
+        return std::unexpected(members.error());
+    return uploadFiles(*members, destDir, limits);
+}
+
+Result<QByteArray> NotebookSession::downloadTar(const QStringList &paths,
+                                                const TransferLimits &limits)
+{
+    if (paths.isEmpty())
+        return fail(ErrorCode::InvalidArgument, QStringLiteral("No files named to copy out"));
+    QStringList safePaths;
+    for (const QString &p : paths) {
+        if (p == QLatin1String(".") || p == QLatin1String("./") || p.isEmpty()) {
+            safePaths << QStringLiteral(".");
+            continue;
+        }
+        auto safe = safeRelativePath(p);
+        if (!safe)
+            return std::unexpected(safe.error());
+        safePaths << *safe;
+    }
+    if (auto ok = checkSandboxPaths(safePaths, true); !ok)
+        return std::unexpected(ok.error());
+    QStringList argv = {QStringLiteral("tar"),
+                        QStringLiteral("-c"),
+                        QStringLiteral("-f"),
+                        QStringLiteral("-"),
+                        QStringLiteral("-C"),
+                        QStringLiteral("/sandbox"),
+                        QStringLiteral("--exclude=./.sandbox"),
+                        QStringLiteral("--exclude=./.agent"),
+                        QStringLiteral("--")};
+    argv += safePaths;
+    // Tar headers and padding on top of the file data.
+    const qint64 cap = limits.maxBytes + qint64(limits.maxMembers) * 1536 + 10240;
+    QByteArray out, err;
+    bool truncated = false;
+    auto r = runTool(argv, {}, &out, cap, &err, &truncated);
+    if (!r)
+        return std::unexpected(r.error());
+    if (truncated)
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("The files are larger than the limit of %1 MiB")
+                        .arg(double(limits.maxBytes) / (1 << 20), 0, 'f', 1));
+    if (*r != 0)
+        return fail(ErrorCode::IoError, QStringLiteral("Copying files out of the sandbox failed"),
+                    QString::fromUtf8(err).trimmed());
+    if (auto check = checkTarForExtraction(out, limits.maxBytes, limits.maxMembers);
+        !check && check.error().code != ErrorCode::PathRefused)
+        return std::unexpected(check.error()); // links are refused by the reader, not here
+    return out;
+}
+
+Result<QList<TarMember>> NotebookSession::downloadFiles(const QStringList &paths,
+                                                        const TransferLimits &limits,
+                                                        QStringList *refused)
+{
+    auto tar = downloadTar(paths, limits);
+    if (!tar)
+        return std::unexpected(tar.error());
+    QStringList localRefused;
+    bool truncated = false;
+    TarReadLimits rl;
+    rl.maxTotalBytes = limits.maxBytes;
+    rl.maxMembers = limits.maxMembers;
+    auto read = readTar(*tar, rl, &localRefused, &truncated);
+    if (refused)
+        *refused += localRefused;
+    return read;
+}
+
+Result<QStringList> NotebookSession::downloadTo(const QStringList &paths, const QString &localDir,
+                                                const TransferLimits &limits, QStringList *refused)
+{
+    auto tar = downloadTar(paths, limits);
+    if (!tar)
+        return std::unexpected(tar.error());
+    QStringList localRefused;
+    auto written = extractTarToDirectory(*tar, localDir, limits, &localRefused);
+    if (refused)
+        *refused += localRefused;
+    return written;
+}
+
+Result<QList<SessionFile>> NotebookSession::listFiles(const QString &dir, bool recursive)
+{
+    QString rel = QStringLiteral(".");
+    if (!dir.isEmpty() && dir != QLatin1String(".")) {
+        auto safe = safeRelativePath(dir);
+        if (!safe)
+            return std::unexpected(safe.error());
+        rel = *safe;
+    }
+    if (auto ok = checkSandboxPaths({rel}, true); !ok)
+        return std::unexpected(ok.error());
+    QStringList argv = {QStringLiteral("find"), QStringLiteral("-P"),
+                        rel == QLatin1String(".") ? QStringLiteral("/sandbox")
+                                                  : QStringLiteral("/sandbox/") + rel,
+                        QStringLiteral("-mindepth"), QStringLiteral("1")};
+    if (!recursive)
+        argv += {QStringLiteral("-maxdepth"), QStringLiteral("1")};
+    argv += {QStringLiteral("("),
+             QStringLiteral("-path"),
+             QStringLiteral("/sandbox/.sandbox"),
+             QStringLiteral("-o"),
+             QStringLiteral("-path"),
+             QStringLiteral("/sandbox/.agent"),
+             QStringLiteral(")"),
+             QStringLiteral("-prune"),
+             QStringLiteral("-o"),
+             QStringLiteral("-printf"),
+             QStringLiteral("%y\\t%s\\t%T@\\t%l\\t%P\\0")};
+    QByteArray out, err;
+    bool truncated = false;
+    auto r = runTool(argv, {}, &out, 8 << 20, &err, &truncated);
+    if (!r)
+        return std::unexpected(r.error());
+    if (*r != 0)
+        return fail(ErrorCode::IoError, QStringLiteral("Listing the work directory failed"),
+                    QString::fromUtf8(err).trimmed());
+    QList<SessionFile> files;
+    for (const QByteArray &rec : out.split('\0')) {
+        const QList<QByteArray> f = rec.split('\t');
+        if (f.size() < 5)
+            continue;
+        SessionFile sf;
+        const QString name =
+            QString::fromUtf8(rec.mid(f[0].size() + f[1].size() + f[2].size() + f[3].size() + 4));
+        sf.path = rel == QLatin1String(".") ? name : rel + u'/' + name;
+        sf.isDir = f[0] == "d";
+        sf.isLink = f[0] == "l";
+        sf.size = f[1].toLongLong();
+        sf.modified = qint64(f[2].toDouble());
+        sf.linkTarget = QString::fromUtf8(f[3]);
+        files.append(std::move(sf));
+    }
+    std::sort(files.begin(), files.end(), [](const SessionFile &a, const SessionFile &b) {
+        return a.isDir != b.isDir ? a.isDir : a.path < b.path;
+    });
+    return files;
 }
 
 } // namespace sandbox

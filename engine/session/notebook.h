@@ -6,6 +6,7 @@
 #include "session/runtypes.h"
 #include "util/canceltoken.h"
 #include "util/error.h"
+#include "util/tarball.h"
 
 #include <QByteArray>
 #include <QList>
@@ -64,6 +65,17 @@ struct CellObserver
     std::function<void(const CellOutput &)> onOutput;
 };
 
+/// One entry of a session's work directory (NotebookSession::listFiles).
+struct SessionFile
+{
+    QString path; ///< relative to the work directory ("data/a.csv")
+    qint64 size = 0;
+    qint64 modified = 0; ///< seconds since the epoch
+    bool isDir = false;
+    bool isLink = false;
+    QString linkTarget; ///< links only, as written in the link
+};
+
 /// A notebook session: one sandbox with a kernel whose state persists between cells.
 /// The kernel speaks JSON lines (see resources/helpers/python/sandbox_kernel.py for the
 /// protocol) over its stdin and stdout. Transport "agent": the sandbox's main process is
@@ -83,9 +95,57 @@ public:
     /// the agent and it comes up; else falls back to exec (transportNote() says why).
     /// Errors: UnknownLanguage, InvalidArgument (no kernel for the language, limits),
     /// ImageMissing, engine errors, ProtocolError (the kernel did not come up).
+    ///
+    /// image empty = the language's default image; else that image (a custom image or a
+    /// template made by saveTemplate(), whose saved work directory is restored first).
+    /// Errors also: InvalidArgument when the image lacks the language's toolchain
+    /// ("python3 not found in image X").
     static Result<std::shared_ptr<NotebookSession>>
     start(std::shared_ptr<Runtime> runtime, const QString &language, const Limits &limits = {},
-          NetworkMode network = NetworkMode::None, const CancelToken &cancel = {});
+          NetworkMode network = NetworkMode::None, const CancelToken &cancel = {},
+          const QString &image = {});
+
+    // Files in and out of the work directory. They work with both transports, on a
+    // read-only root with a tmpfs work directory, while a cell runs. Paths are relative to
+    // the work directory: absolute paths, ".." and links that lead out of it are refused
+    // (PathRefused, naming the path); sizes are capped by TransferLimits (InvalidArgument).
+    // The engine's own folders (.sandbox, .agent) are never listed nor brought back.
+
+    /// Copies files into the work directory under destDir ("" = top level), creating
+    /// folders as needed and replacing files of the same name. members are files, folders
+    /// and links (links must stay inside). Returns the written paths relative to the work
+    /// directory. Errors: PathRefused, InvalidArgument (limits), IoError with tar's message
+    /// (work directory full, ...), the transport's errors.
+    Result<QStringList> uploadFiles(const QList<TarMember> &members, const QString &destDir = {},
+                                    const TransferLimits &limits = {});
+    /// uploadFiles() for a tar archive (an MCP client's, say); each member is checked first
+    /// (checkTarForExtraction): a tar-slip is refused whole.
+    Result<QStringList> uploadTar(const QByteArray &tar, const QString &destDir = {},
+                                  const TransferLimits &limits = {});
+    /// uploadFiles() of a local file or folder (collectLocalPath).
+    Result<QStringList> uploadPath(const QString &localPath, const QString &destDir = {},
+                                   const TransferLimits &limits = {});
+
+    /// Brings files and folders (recursively) back from the work directory: regular files
+    /// with their contents. Links inside are listed in *refused and not followed.
+    /// paths "." = the whole work directory. Errors: PathRefused (a path or a link on it
+    /// leads outside), NotFound (no such file or folder), InvalidArgument (over
+    /// limits.maxBytes), the transport's errors.
+    Result<QList<TarMember>> downloadFiles(const QStringList &paths,
+                                           const TransferLimits &limits = {},
+                                           QStringList *refused = nullptr);
+    /// downloadFiles() as the raw tar archive the sandbox produced (members relative to the
+    /// work directory; links kept as links).
+    Result<QByteArray> downloadTar(const QStringList &paths, const TransferLimits &limits = {});
+    /// downloadFiles() written into the local folder localDir (extractTarToDirectory);
+    /// returns the written paths relative to localDir.
+    Result<QStringList> downloadTo(const QStringList &paths, const QString &localDir,
+                                   const TransferLimits &limits = {},
+                                   QStringList *refused = nullptr);
+
+    /// Lists dir ("" = the work directory) one level deep, or every level when recursive.
+    /// Errors: PathRefused, NotFound, the transport's errors.
+    Result<QList<SessionFile>> listFiles(const QString &dir = {}, bool recursive = false);
 
     /// Runs code in the kernel. An error in the code is a CellResult with status "error"
     /// (earlier state intact). cellTimeoutMs 0 = Limits::timeoutMs. Errors: IoError or
@@ -103,6 +163,10 @@ public:
     void close();
 
     QString language() const { return m_language; }
+    /// The image the sandbox runs.
+    QString image() const { return m_image; }
+    /// The limits the session was started with.
+    Limits limits() const { return m_limits; }
     /// How the engine speaks to the kernel: "agent" or "exec" (see the class comment).
     QString transport() const { return m_agent ? QStringLiteral("agent") : QStringLiteral("exec"); }
     /// Why the exec transport is used; empty with the agent.
@@ -121,9 +185,19 @@ private:
     Result<void> sendInterrupt();
     /// Kills the kernel (and whatever it started) without waiting for it to cooperate.
     void killKernel();
+    /// Runs a short helper program in the sandbox (agent run, else plain exec): stdin is
+    /// written then closed, stdout kept up to outCap bytes (*outTruncated then set).
+    /// Returns the exit code. Errors: the transport's, Timeout.
+    Result<int> runTool(const QStringList &argv, const QByteArray &stdinData, QByteArray *out,
+                        qint64 outCap, QByteArray *err, bool *outTruncated = nullptr,
+                        int timeoutMs = 120000);
+    /// Refuses paths (relative to the work directory) that resolve outside it inside the
+    /// sandbox (links planted there). Errors: PathRefused, NotFound (mustExist).
+    Result<void> checkSandboxPaths(const QStringList &paths, bool mustExist);
 
     std::shared_ptr<Runtime> m_runtime;
     QString m_language;
+    QString m_image;
     QString m_sandboxId;
     QString m_kernelVersion;
     qint64 m_kernelPid = 0;

@@ -69,6 +69,11 @@ struct RunRequest
     /// Bring back new or changed files anywhere in the work directory (true), or only
     /// those in its output/ directory (false).
     bool collectWorkDirFiles = true;
+    /// Files and folders (relative to the work directory, recursively) to bring back after
+    /// the run whatever the artifact rules say: RunResult::fetched. A path that does not
+    /// exist or leads outside the work directory (absolute, "..", a link) is listed in
+    /// RunResult::refusedPaths with the reason. Capped by limits.artifactBytes/Count.
+    QStringList fetchPaths;
 };
 
 /// A file the program produced (plot, report, ...). name is relative and safe.
@@ -120,6 +125,7 @@ struct RunResult
     QString sandboxId;
     QString image;
     QString language;
+    QList<Artifact> fetched;  ///< RunRequest::fetchPaths' regular files (name = their path)
     QStringList refusedPaths; ///< artifact paths not brought back, with the reason
     QStringList notes;        ///< things people should know ("no bridge network: used host")
 };

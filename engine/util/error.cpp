@@ -34,6 +34,8 @@ QString errorCodeName(ErrorCode code)
         return QStringLiteral("io_error");
     case ErrorCode::DependencyFailed:
         return QStringLiteral("dependency_failed");
+    case ErrorCode::NotSupported:
+        return QStringLiteral("not_supported");
     }
     return QStringLiteral("internal");
 }

@@ -24,6 +24,7 @@ enum class ErrorCode
     PathRefused,       ///< a file path would escape the sandbox or the destination
     IoError,           ///< local file or process failure
     DependencyFailed,  ///< a package manager could not install the run's dependencies
+    NotSupported,      ///< the backend cannot do this at all (Kubernetes commit, ...)
 };
 
 /// An error that crosses a module boundary as a value.

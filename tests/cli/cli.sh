@@ -95,5 +95,64 @@ check "an outdated tag exists before prune" bash -c "'$APP' images list >/dev/nu
 check "prune removes the outdated tag" grep -q "removed sandbox-studio/python:r000000000000" "$tmp/out"
 check "prune keeps the current image" curl -sf --unix-socket /var/run/docker.sock "http://localhost/v1.41/images/$current/json" -o /dev/null
 
+# Files in and out: --file takes folders, --get brings back files and folders into --get-dir;
+# paths that leave the work directory are refused with a clear message.
+mkdir -p "$tmp/inputs/nested"; echo "alpha" >"$tmp/inputs/a.txt"; echo "beta" >"$tmp/inputs/nested/b.txt"
+printf 'import os\nos.makedirs("results/deep", exist_ok=True)\nopen("results/deep/sum.txt","w").write(open("inputs/a.txt").read().strip()+open("inputs/nested/b.txt").read())\nos.symlink("/etc/passwd", "pw")\n' >"$tmp/get.py"
+"$APP" run --file "$tmp/inputs" --get results --get inputs/a.txt --get-dir "$tmp/got" "$tmp/get.py" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "--file DIR and --get exit 0" test "$status" -eq 0
+check "--get brings back a folder" grep -qx "alphabeta" "$tmp/got/results/deep/sum.txt"
+check "--get brings back a file" grep -qx "alpha" "$tmp/got/inputs/a.txt"
+"$APP" run --file "$tmp/inputs" --get pw --get nothing-here --get-dir "$tmp/got2" "$tmp/get.py" >/dev/null 2>"$tmp/err"
+status=$?
+check "--get of a link leaving the work directory fails the run (1)" test "$status" -eq 1
+check "--get names the link's target" grep -q "pw: leads outside the work directory (to /etc/passwd)" "$tmp/err"
+check "--get names a missing path" grep -q "nothing-here: no such file or folder" "$tmp/err"
+check "--get wrote nothing outside" test ! -e "$tmp/got2/pw"
+echo 'print(1)' | "$APP" run --language python --get ../../etc/passwd - >/dev/null 2>"$tmp/err"
+status=$?
+check "--get with .. is a usage error (2)" test "$status" -eq 2
+check "--get with .. is explained" grep -q "contains '..'" "$tmp/err"
+echo 'print(1)' | "$APP" run --language python --get /etc/passwd - >/dev/null 2>"$tmp/err"
+check "--get of an absolute path is explained" grep -q "is absolute" "$tmp/err"
+
+# Images: a Dockerfile build FROM the local Python image (offline, network none), run on it,
+# listed with its size, removed; a rootfs import; pull without a registry; a missing toolchain.
+tag="sandbox-studio-test/cli-$$:1"
+mkdir -p "$tmp/ctx"; echo "baked in" >"$tmp/ctx/baked.txt"
+printf 'FROM %s\nCOPY baked.txt /opt/baked.txt\nRUN python3 -c "open(\x27/opt/built.txt\x27,\x27w\x27).write(\x27at build\x27)"\n' "$current" >"$tmp/ctx/Dockerfile"
+"$APP" images build --tag "$tag" "$tmp/ctx" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "images build --tag exits 0" test "$status" -eq 0
+check "images build streams the steps" grep -q "Step 3/3 : RUN python3" "$tmp/err"
+check "images build shows progress" grep -q "^\[100%\] Built $tag" "$tmp/err"
+echo 'print(open("/opt/baked.txt").read().strip(), open("/opt/built.txt").read())' | "$APP" run --language python --image "$tag" - >"$tmp/out" 2>"$tmp/err"
+check "run --image uses the built image" grep -qx "baked in at build" "$tmp/out"
+"$APP" images list --all >"$tmp/out" 2>&1
+check "images list --all shows the image with a size" grep -Eq "^$tag +[0-9.]+ (MB|GB)" "$tmp/out"
+echo 'console.log(1)' | "$APP" run --language javascript --image "$tag" - >/dev/null 2>"$tmp/err"
+status=$?
+check "a missing toolchain is a usage error (2)" test "$status" -eq 2
+check "a missing toolchain is named" grep -q "node not found in image $tag" "$tmp/err"
+"$APP" images remove "$tag" >"$tmp/out" 2>&1
+check "images remove" grep -q "removed $tag" "$tmp/out"
+printf 'FROM sandbox-studio-test/absent:never\n' >"$tmp/ctx/Dockerfile"
+"$APP" images build --tag "$tag" "$tmp/ctx" >/dev/null 2>"$tmp/err"
+status=$?
+check "a build FROM an absent image exits 125" test "$status" -eq 125
+check "a build FROM an absent image names it" grep -q "base image sandbox-studio-test/absent:never is not here" "$tmp/err"
+mkdir -p "$tmp/rootfs/etc"; echo tiny >"$tmp/rootfs/etc/motd"; tar -C "$tmp/rootfs" -cf "$tmp/rootfs.tar" .
+"$APP" images import "$tmp/rootfs.tar" "sandbox-studio-test/cli-rootfs-$$:1" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "images import exits 0" test "$status" -eq 0
+echo 'print(1)' | "$APP" run --language python --image "sandbox-studio-test/cli-rootfs-$$:1" - >/dev/null 2>"$tmp/err"
+check "an image without a shell is explained" grep -q "cannot be used as a sandbox: it needs /bin/sh, sleep and tar" "$tmp/err"
+"$APP" images remove "sandbox-studio-test/cli-rootfs-$$:1" >/dev/null 2>&1
+"$APP" images pull docker.io/library/alpine:3.20 >/dev/null 2>"$tmp/err"
+status=$?
+check "pull without a registry exits 125" test "$status" -eq 125
+check "pull without a registry says so" grep -q "No registry may be reachable from here" "$tmp/err"
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
