@@ -4,6 +4,7 @@
 #include "images/imagebuilder.h"
 #include "images/imagerecipe.h"
 #include "languages/language.h"
+#include "session/backendprofiles.h"
 #include "session/engine.h"
 #include "session/notebook.h"
 #include "session/pool.h"
@@ -108,13 +109,33 @@ QString languageFromExtension(const QString &file)
     return {};
 }
 
-Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString &host)
+/// The engine of a backend profile: --backend NAME (a stored profile, or a kind: docker,
+/// podman, docker-tls), else $SANDBOX_STUDIO_BACKEND, else the Docker environment
+/// (DOCKER_HOST, DOCKER_CERT_PATH, DOCKER_TLS_VERIFY). --host and --tls-cert-path override
+/// the profile's endpoint and certificate folder.
+Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString &host,
+                                           const QString &certPath = {})
 {
+    QString name = backend;
+    if (name.isEmpty())
+        name = qEnvironmentVariable("SANDBOX_STUDIO_BACKEND");
     BackendProfile profile = BackendProfile::fromEnvironment();
-    if (!backend.isEmpty())
-        profile.kind = backend;
+    if (!name.isEmpty()) {
+        auto found = BackendProfileStore().find(name);
+        if (!found)
+            return std::unexpected(found.error());
+        profile = *found;
+    }
     if (!host.isEmpty())
         profile.uri = host;
+    if (!certPath.isEmpty()) {
+        profile.certPath = certPath;
+        profile.caFile.clear();
+        profile.certFile.clear();
+        profile.keyFile.clear();
+        if (profile.kind == QLatin1String("docker"))
+            profile.kind = QStringLiteral("docker-tls");
+    }
     return Engine::create(profile);
 }
 
@@ -155,11 +176,17 @@ int cmdRun(const QStringList &args)
          QStringLiteral("url")},
         {QStringLiteral("no-host-ca"),
          QStringLiteral("Do not give sandboxes with network the host's CA certificates")},
-        {QStringLiteral("backend"), QStringLiteral("docker (default) or docker-tls"),
-         QStringLiteral("kind")},
+        {QStringLiteral("backend"),
+         QStringLiteral("Backend profile name, or docker, podman, docker-tls (default: "
+                        "$SANDBOX_STUDIO_BACKEND, else DOCKER_HOST or the local Docker)"),
+         QStringLiteral("name")},
         {QStringLiteral("host"),
-         QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
+         QStringLiteral("Engine endpoint, e.g. unix:///run/podman/podman.sock, "
+                        "tcp://HOST:2376"),
          QStringLiteral("uri")},
+        {QStringLiteral("tls-cert-path"),
+         QStringLiteral("Folder with ca.pem, cert.pem, key.pem for mutual TLS"),
+         QStringLiteral("dir")},
         {QStringLiteral("std"),
          QStringLiteral("Language standard, e.g. c++17, c++20 (default), c++23"),
          QStringLiteral("standard")},
@@ -262,7 +289,8 @@ int cmdRun(const QStringList &args)
     req.cranRepo = p.value(QStringLiteral("cran-repo"));
     req.trustHostCa = !p.isSet(QStringLiteral("no-host-ca"));
 
-    auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")));
+    auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")),
+                             p.value(QStringLiteral("tls-cert-path")));
     if (!engine)
         return reportError(engine.error(), json);
     RunObserver obs;
@@ -641,6 +669,8 @@ QString cliUsage()
         "  images pull REF            pull an image from its registry (with progress)\n"
         "  images prune               remove images of recipes that changed since\n"
         "  doctor                     check the container engine and the images\n"
+        "  backends list|test [NAME]  backend profiles (docker, podman, docker-tls, saved ones)\n"
+        "  backends add NAME --kind K [--host URI] [--tls-cert-path DIR] | remove NAME\n"
         "  reap                       remove sandboxes left by crashed processes\n"
         "  deps list|clear [--language L]  cached dependency volumes (clear removes them)\n"
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
@@ -649,7 +679,80 @@ QString cliUsage()
         "\n"
         "Options:\n"
         "  -h, --help                 show this help\n"
-        "  -v, --version              show the version\n");
+        "  -v, --version              show the version\n"
+        "\n"
+        "Every command uses $SANDBOX_STUDIO_BACKEND (a profile name or docker, podman,\n"
+        "docker-tls) when set, else DOCKER_HOST/DOCKER_CERT_PATH/DOCKER_TLS_VERIFY.\n");
+}
+
+/// backends list | test [NAME] | add NAME --kind K [--host URI] [--tls-cert-path DIR]
+/// [--no-tls-verify] | remove NAME: the profiles the GUI's picker shows.
+int cmdBackends(const QStringList &args)
+{
+    const QString sub = args.value(0);
+    BackendProfileStore store;
+    QTextStream out(stdout);
+    if (sub == QLatin1String("list")) {
+        const QString current = store.currentName();
+        for (const BackendProfile &p : store.profiles())
+            out << (p.name == current ? "* " : "  ") << p.name.leftJustified(28)
+                << p.kind.leftJustified(12) << p.endpointDisplay() << Qt::endl;
+        return 0;
+    }
+    if (sub == QLatin1String("test")) {
+        auto engine = engineFrom(args.value(1), {});
+        if (!engine)
+            return reportError(engine.error(), false);
+        auto info = (*engine)->ping();
+        if (!info)
+            return reportError(info.error(), false);
+        out << (*engine)->profile().name << ": " << info->name << ' ' << info->version
+            << " (API " << info->apiVersion << ") at " << (*engine)->runtime().endpointDisplay()
+            << Qt::endl;
+        return 0;
+    }
+    if (sub == QLatin1String("add")) {
+        QCommandLineParser p;
+        p.addPositionalArgument(QStringLiteral("name"), QStringLiteral("Profile name"));
+        p.addOptions({{QStringLiteral("kind"), QStringLiteral("docker, podman or docker-tls"),
+                       QStringLiteral("kind")},
+                      {QStringLiteral("host"), QStringLiteral("Endpoint URI"),
+                       QStringLiteral("uri")},
+                      {QStringLiteral("tls-cert-path"),
+                       QStringLiteral("Folder with ca.pem, cert.pem, key.pem"),
+                       QStringLiteral("dir")},
+                      {QStringLiteral("no-tls-verify"),
+                       QStringLiteral("Do not verify the server's certificate")}});
+        if (!p.parse(QStringList{QStringLiteral("backends")} + args.mid(1)) ||
+            p.positionalArguments().size() != 1) {
+            err() << "usage: sandbox-studio backends add NAME --kind K [--host URI] "
+                     "[--tls-cert-path DIR] [--no-tls-verify]"
+                  << Qt::endl;
+            return ExitUsage;
+        }
+        BackendProfile profile;
+        profile.name = p.positionalArguments().value(0);
+        profile.kind = p.value(QStringLiteral("kind"));
+        profile.uri = p.value(QStringLiteral("host"));
+        profile.certPath = p.value(QStringLiteral("tls-cert-path"));
+        profile.tlsVerify = !p.isSet(QStringLiteral("no-tls-verify"));
+        if (auto saved = store.save(profile); !saved) {
+            reportError(saved.error(), false);
+            return ExitUsage;
+        }
+        return 0;
+    }
+    if (sub == QLatin1String("remove")) {
+        if (auto removed = store.remove(args.value(1)); !removed) {
+            reportError(removed.error(), false);
+            return ExitUsage;
+        }
+        return 0;
+    }
+    err() << "usage: sandbox-studio backends list | test [NAME] | add NAME --kind K ... | "
+             "remove NAME"
+          << Qt::endl;
+    return ExitUsage;
 }
 
 int runCli(const QStringList &args)
@@ -668,6 +771,8 @@ int runCli(const QStringList &args)
         return cmdBench(rest);
     if (cmd == QLatin1String("deps"))
         return cmdDeps(rest);
+    if (cmd == QLatin1String("backends"))
+        return cmdBackends(rest);
     err() << "sandbox-studio: unknown command '" << cmd << "'\n\n" << cliUsage();
     return ExitUsage;
 }

@@ -26,6 +26,7 @@ bool isHeadlessCommand(const QString &arg)
     static const QStringList commands = {
         QStringLiteral("run"),  QStringLiteral("images"), QStringLiteral("doctor"),
         QStringLiteral("reap"), QStringLiteral("bench"),  QStringLiteral("deps"),
+        QStringLiteral("backends"),
     };
     return commands.contains(arg);
 }
