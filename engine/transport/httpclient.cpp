@@ -135,7 +135,8 @@ Error tlsError(CURLcode code, const QString &detail, const Endpoint &ep)
                   .arg(ep.caFile.isEmpty() ? QStringLiteral("the system's trust store")
                                            : ep.caFile);
     else if (d.contains(QLatin1String("certificate required")) ||
-             (d.contains(QLatin1String("handshake failure")) && ep.certFile.isEmpty()))
+             (ep.certFile.isEmpty() && (d.contains(QLatin1String("handshake failure")) ||
+                                        d.contains(QLatin1String("bad certificate")))))
         why = QStringLiteral("it requires a client certificate and none was given (cert.pem and "
                              "key.pem in the certificate folder)");
     else if (d.contains(QLatin1String("unknown ca")) || d.contains(QLatin1String("bad certificate")) ||
