@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // sandbox-studio: the desktop application by default; headless subcommands otherwise.
 #include "cli.h"
+#include "session/backendprofiles.h"
 #include "session/engine.h"
 
 #include <QCoreApplication>
@@ -118,7 +119,11 @@ int main(int argc, char *argv[])
             e2eLang = args.value(i + 1);
     }
 
-    auto engine = sandbox::Engine::create(sandbox::BackendProfile::fromEnvironment());
+    // The profile picked last in the backend picker (the environment's Docker by default).
+    const sandbox::BackendProfileStore profiles;
+    auto profile = profiles.find(profiles.currentName());
+    auto engine = sandbox::Engine::create(profile ? *profile
+                                                  : sandbox::BackendProfile::fromEnvironment());
     MainWindow window(engine ? *engine : nullptr);
     if (!engine)
         window.setEngineError(engine.error());
