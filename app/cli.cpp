@@ -706,23 +706,21 @@ int cmdBackends(const QStringList &args)
         auto info = (*engine)->ping();
         if (!info)
             return reportError(info.error(), false);
-        out << (*engine)->profile().name << ": " << info->name << ' ' << info->version
-            << " (API " << info->apiVersion << ") at " << (*engine)->runtime().endpointDisplay()
-            << Qt::endl;
+        out << (*engine)->profile().name << ": " << info->name << ' ' << info->version << " (API "
+            << info->apiVersion << ") at " << (*engine)->runtime().endpointDisplay() << Qt::endl;
         return 0;
     }
     if (sub == QLatin1String("add")) {
         QCommandLineParser p;
         p.addPositionalArgument(QStringLiteral("name"), QStringLiteral("Profile name"));
-        p.addOptions({{QStringLiteral("kind"), QStringLiteral("docker, podman or docker-tls"),
-                       QStringLiteral("kind")},
-                      {QStringLiteral("host"), QStringLiteral("Endpoint URI"),
-                       QStringLiteral("uri")},
-                      {QStringLiteral("tls-cert-path"),
-                       QStringLiteral("Folder with ca.pem, cert.pem, key.pem"),
-                       QStringLiteral("dir")},
-                      {QStringLiteral("no-tls-verify"),
-                       QStringLiteral("Do not verify the server's certificate")}});
+        p.addOptions(
+            {{QStringLiteral("kind"), QStringLiteral("docker, podman or docker-tls"),
+              QStringLiteral("kind")},
+             {QStringLiteral("host"), QStringLiteral("Endpoint URI"), QStringLiteral("uri")},
+             {QStringLiteral("tls-cert-path"),
+              QStringLiteral("Folder with ca.pem, cert.pem, key.pem"), QStringLiteral("dir")},
+             {QStringLiteral("no-tls-verify"),
+              QStringLiteral("Do not verify the server's certificate")}});
         if (!p.parse(QStringList{QStringLiteral("backends")} + args.mid(1)) ||
             p.positionalArguments().size() != 1) {
             err() << "usage: sandbox-studio backends add NAME --kind K [--host URI] "

@@ -25,8 +25,8 @@ namespace {
 bool isHeadlessCommand(const QString &arg)
 {
     static const QStringList commands = {
-        QStringLiteral("run"),  QStringLiteral("images"), QStringLiteral("doctor"),
-        QStringLiteral("reap"), QStringLiteral("bench"),  QStringLiteral("deps"),
+        QStringLiteral("run"),      QStringLiteral("images"), QStringLiteral("doctor"),
+        QStringLiteral("reap"),     QStringLiteral("bench"),  QStringLiteral("deps"),
         QStringLiteral("backends"),
     };
     return commands.contains(arg);
@@ -122,8 +122,8 @@ int main(int argc, char *argv[])
     // The profile picked last in the backend picker (the environment's Docker by default).
     const sandbox::BackendProfileStore profiles;
     auto profile = profiles.find(profiles.currentName());
-    auto engine = sandbox::Engine::create(profile ? *profile
-                                                  : sandbox::BackendProfile::fromEnvironment());
+    auto engine =
+        sandbox::Engine::create(profile ? *profile : sandbox::BackendProfile::fromEnvironment());
     MainWindow window(engine ? *engine : nullptr);
     if (!engine)
         window.setEngineError(engine.error());

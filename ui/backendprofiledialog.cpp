@@ -195,8 +195,8 @@ void BackendProfileDialog::showProfile(const BackendProfile &p)
     m_kubeconfig->setText(p.options.value(KubeConfig).toString());
     m_context->setText(p.options.value(KubeContext).toString());
     m_namespace->setText(p.options.value(KubeNamespace).toString());
-    for (QWidget *w : std::initializer_list<QWidget *>{m_name, m_kind, m_uri, m_tlsGroup,
-                                                       m_kubeGroup})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_name, m_kind, m_uri, m_tlsGroup, m_kubeGroup})
         w->setEnabled(!m_builtIn);
     m_save->setEnabled(!m_builtIn);
     m_remove->setEnabled(!m_builtIn);

@@ -947,8 +947,8 @@ void MainWindow::retryEngine()
 {
     if (!m_engine) {
         auto profile = m_profiles.find(m_profiles.currentName());
-        auto created = profile ? Engine::create(*profile)
-                               : Engine::create(BackendProfile::fromEnvironment());
+        auto created =
+            profile ? Engine::create(*profile) : Engine::create(BackendProfile::fromEnvironment());
         if (!created) {
             showEngineProblem(created.error());
             Q_EMIT engineChecked(false);
@@ -1018,9 +1018,8 @@ void MainWindow::showEngineProblem(const sandbox::Error &error)
         headline = tr("The sandbox engine could not be started: %1").arg(error.message);
     } else if (error.code == ErrorCode::EngineUnreachable) {
         const QString how =
-            kind == u"podman"_s
-                ? tr("start the podman service (podman system service --time=0 "
-                     "unix:///run/podman/podman.sock)")
+            kind == u"podman"_s ? tr("start the podman service (podman system service --time=0 "
+                                     "unix:///run/podman/podman.sock)")
             : kind == u"docker-tls"_s ? tr("check that dockerd listens there with --tlsverify")
                                       : tr("start it (sudo dockerd, or sudo systemctl start "
                                            "docker)");
@@ -1074,8 +1073,8 @@ bool MainWindow::selectBackend(const QString &name)
         return false;
     auto profile = m_profiles.find(name);
     Result<std::shared_ptr<Engine>> created =
-        profile ? Engine::create(*profile) : Result<std::shared_ptr<Engine>>(
-                                                 std::unexpected(profile.error()));
+        profile ? Engine::create(*profile)
+                : Result<std::shared_ptr<Engine>>(std::unexpected(profile.error()));
     m_profiles.setCurrentName(name);
     dropPool();
     if (!created) {

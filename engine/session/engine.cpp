@@ -330,8 +330,7 @@ Result<Endpoint> BackendProfile::endpoint() const
             return named(Error{ErrorCode::InvalidArgument,
                                QStringLiteral("Docker over TLS needs a host (tcp://HOST:2376)"),
                                {}});
-        if (host.startsWith(QLatin1String("unix://")) ||
-            host.startsWith(QLatin1String("http://")))
+        if (host.startsWith(QLatin1String("unix://")) || host.startsWith(QLatin1String("http://")))
             return named(Error{ErrorCode::InvalidArgument,
                                QStringLiteral("Docker over TLS needs a tcp:// or https:// host, "
                                               "not %1")

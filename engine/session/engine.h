@@ -28,11 +28,11 @@ struct BackendProfile
 {
     QString name = QStringLiteral("Local Docker");
     QString kind = QStringLiteral("docker"); ///< "docker" | "podman" | "docker-tls" | "kubernetes"
-    QString uri;      ///< unix:///PATH or tcp://HOST:PORT; empty = the kind's default
-    QString certPath; ///< DOCKER_CERT_PATH-style folder with ca.pem, cert.pem, key.pem (TLS)
-    QString caFile;   ///< overrides certPath's ca.pem when set (TLS)
-    QString certFile; ///< overrides certPath's cert.pem when set (TLS)
-    QString keyFile;  ///< overrides certPath's key.pem when set (TLS)
+    QString uri;           ///< unix:///PATH or tcp://HOST:PORT; empty = the kind's default
+    QString certPath;      ///< DOCKER_CERT_PATH-style folder with ca.pem, cert.pem, key.pem (TLS)
+    QString caFile;        ///< overrides certPath's ca.pem when set (TLS)
+    QString certFile;      ///< overrides certPath's cert.pem when set (TLS)
+    QString keyFile;       ///< overrides certPath's key.pem when set (TLS)
     bool tlsVerify = true; ///< verify the server's certificate (DOCKER_TLS_VERIFY)
     /// Settings of other kinds kept as they are on load and save ("kubeconfig", "context",
     /// "namespace" for kind "kubernetes").

@@ -24,8 +24,9 @@ Result<void> Endpoint::checkFiles() const
             return {};
         const QFileInfo fi(file);
         if (!fi.exists())
-            return fail(ErrorCode::InvalidArgument,
-                        QStringLiteral("The %1 %2 for %3 does not exist").arg(what, file, display()));
+            return fail(
+                ErrorCode::InvalidArgument,
+                QStringLiteral("The %1 %2 for %3 does not exist").arg(what, file, display()));
         if (!fi.isReadable() || !fi.isFile())
             return fail(ErrorCode::InvalidArgument,
                         QStringLiteral("The %1 %2 for %3 is not a readable file")

@@ -131,15 +131,16 @@ Error tlsError(CURLcode code, const QString &detail, const Endpoint &ep)
     else if (code == CURLE_PEER_FAILED_VERIFICATION ||
              d.contains(QLatin1String("certificate verify failed")) ||
              d.contains(QLatin1String("self-signed")) || d.contains(QLatin1String("self signed")))
-        why = QStringLiteral("its certificate is not signed by the CA given (%1): wrong CA?")
-                  .arg(ep.caFile.isEmpty() ? QStringLiteral("the system's trust store")
-                                           : ep.caFile);
+        why =
+            QStringLiteral("its certificate is not signed by the CA given (%1): wrong CA?")
+                .arg(ep.caFile.isEmpty() ? QStringLiteral("the system's trust store") : ep.caFile);
     else if (d.contains(QLatin1String("certificate required")) ||
              (ep.certFile.isEmpty() && (d.contains(QLatin1String("handshake failure")) ||
                                         d.contains(QLatin1String("bad certificate")))))
         why = QStringLiteral("it requires a client certificate and none was given (cert.pem and "
                              "key.pem in the certificate folder)");
-    else if (d.contains(QLatin1String("unknown ca")) || d.contains(QLatin1String("bad certificate")) ||
+    else if (d.contains(QLatin1String("unknown ca")) ||
+             d.contains(QLatin1String("bad certificate")) ||
              d.contains(QLatin1String("certificate unknown")) ||
              d.contains(QLatin1String("decrypt error")))
         why = QStringLiteral("it refused the client certificate %1 (signed by another CA?)")

@@ -62,8 +62,7 @@ std::shared_ptr<Engine> requireEngine(const QString &language)
     }
     auto info = (*engine)->ping();
     if (!info) {
-        QTest::qFail(qPrintable(howToStart() + u' ' + info.error().toString()), __FILE__,
-                     __LINE__);
+        QTest::qFail(qPrintable(howToStart() + u' ' + info.error().toString()), __FILE__, __LINE__);
         return nullptr;
     }
     auto image = Engine::defaultImageFor(language);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Backend profiles (session/backendprofiles.h), their endpoints and the Docker client's
 // environment conventions, without an engine.
-#include "testsupport.h"
-
 #include "runtime/dockerruntime.h"
 #include "session/backendprofiles.h"
+#include "testsupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -75,8 +74,7 @@ void TestBackends::storeRoundTrip()
     QCOMPARE(found->tlsVerify, false);
     auto k = other.find(QStringLiteral("cluster"));
     QVERIFY_RESULT(k);
-    QCOMPARE(k->options.value(QStringLiteral("namespace")).toString(),
-             QStringLiteral("sandboxes"));
+    QCOMPARE(k->options.value(QStringLiteral("namespace")).toString(), QStringLiteral("sandboxes"));
     QCOMPARE(k->options.value(QStringLiteral("kubeconfig")).toString(),
              QStringLiteral("/root/.kube/config"));
 
@@ -110,8 +108,7 @@ void TestBackends::storeRefusesBadProfiles()
     QVERIFY(!noHost);
     QVERIFY2(noHost.error().message.contains(QLatin1String("'x'")),
              qPrintable(noHost.error().message));
-    QCOMPARE(store.remove(QStringLiteral("Local Podman")).error().code,
-             ErrorCode::InvalidArgument);
+    QCOMPARE(store.remove(QStringLiteral("Local Podman")).error().code, ErrorCode::InvalidArgument);
     auto missing = store.find(QStringLiteral("nope"));
     QVERIFY(!missing);
     QVERIFY2(missing.error().message.contains(QLatin1String("Local Podman")),
@@ -138,17 +135,21 @@ void TestBackends::endpoints_data()
     QTest::addColumn<QString>("uri");
     QTest::addColumn<QString>("display");
     QTest::addColumn<bool>("tls");
-    QTest::newRow("docker default")
-        << QStringLiteral("docker") << QStringLiteral("") << QStringLiteral("unix:///var/run/docker.sock") << false;
-    QTest::newRow("docker tcp") << QStringLiteral("docker") << QStringLiteral("tcp://127.0.0.1:2375") << QStringLiteral("tcp://127.0.0.1:2375")
-                                << false;
-    QTest::newRow("podman rootful")
-        << QStringLiteral("podman") << QStringLiteral("") << QStringLiteral("unix:///run/podman/podman.sock") << false;
-    QTest::newRow("podman socket") << QStringLiteral("podman") << QStringLiteral("unix:///tmp/p.sock") << QStringLiteral("unix:///tmp/p.sock")
-                                   << false;
-    QTest::newRow("tls default port") << QStringLiteral("docker-tls") << QStringLiteral("tcp://127.0.0.1")
-                                      << QStringLiteral("tcp://127.0.0.1:2376") << true;
-    QTest::newRow("tls https") << QStringLiteral("docker-tls") << QStringLiteral("https://localhost:3000")
+    QTest::newRow("docker default") << QStringLiteral("docker") << QStringLiteral("")
+                                    << QStringLiteral("unix:///var/run/docker.sock") << false;
+    QTest::newRow("docker tcp") << QStringLiteral("docker")
+                                << QStringLiteral("tcp://127.0.0.1:2375")
+                                << QStringLiteral("tcp://127.0.0.1:2375") << false;
+    QTest::newRow("podman rootful") << QStringLiteral("podman") << QStringLiteral("")
+                                    << QStringLiteral("unix:///run/podman/podman.sock") << false;
+    QTest::newRow("podman socket")
+        << QStringLiteral("podman") << QStringLiteral("unix:///tmp/p.sock")
+        << QStringLiteral("unix:///tmp/p.sock") << false;
+    QTest::newRow("tls default port")
+        << QStringLiteral("docker-tls") << QStringLiteral("tcp://127.0.0.1")
+        << QStringLiteral("tcp://127.0.0.1:2376") << true;
+    QTest::newRow("tls https") << QStringLiteral("docker-tls")
+                               << QStringLiteral("https://localhost:3000")
                                << QStringLiteral("tcp://localhost:3000") << true;
 }
 
@@ -191,9 +192,9 @@ void TestBackends::tlsFilesChecked()
     auto missing = p.endpoint();
     QVERIFY(!missing);
     QCOMPARE(missing.error().code, ErrorCode::InvalidArgument);
-    for (const QString &want : {QStringLiteral("Profile 'remote'"),
-                                QStringLiteral("missing-cert.pem"),
-                                QStringLiteral("tcp://127.0.0.1:2376")})
+    for (const QString &want :
+         {QStringLiteral("Profile 'remote'"), QStringLiteral("missing-cert.pem"),
+          QStringLiteral("tcp://127.0.0.1:2376")})
         QVERIFY2(missing.error().message.contains(want), qPrintable(missing.error().message));
 
     p.certFile.clear();
@@ -261,13 +262,14 @@ void TestBackends::podmanLimitNotes()
     spec.pidsLimit = 64;
     QVERIFY(DockerRuntime::podmanUnappliedLimits(false, QStringLiteral("v1"), spec).isEmpty());
     QVERIFY(DockerRuntime::podmanUnappliedLimits(true, QStringLiteral("v2"), spec).isEmpty());
-    const QStringList notes = DockerRuntime::podmanUnappliedLimits(true, QStringLiteral("v1"), spec);
+    const QStringList notes =
+        DockerRuntime::podmanUnappliedLimits(true, QStringLiteral("v1"), spec);
     QCOMPARE(notes.size(), 1);
     for (const QString &want : {QStringLiteral("memory 256 MiB"), QStringLiteral("CPU 0.5"),
                                 QStringLiteral("processes 64"), QStringLiteral("rootless")})
         QVERIFY2(notes[0].contains(want), qPrintable(notes[0]));
-    QVERIFY(DockerRuntime::podmanUnappliedLimits(true, QStringLiteral("v1"), SandboxSpec{})
-                .isEmpty());
+    QVERIFY(
+        DockerRuntime::podmanUnappliedLimits(true, QStringLiteral("v1"), SandboxSpec{}).isEmpty());
 }
 
 void TestBackends::tmpfsOptionsPerEngine()

@@ -3,9 +3,8 @@
 // headers, the tmpfs work directory a non-root user can write and execute in, limits that
 // really apply (read back from the sandbox's cgroup), OOM and time-limit reporting.
 // Runs on the podman service `./studio.sh services` starts (SANDBOX_TEST_BACKEND=podman).
-#include "testsupport.h"
-
 #include "runtime/dockerruntime.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -93,22 +92,22 @@ void TestPodman::limitsApply()
     limits.nanoCpus = 500'000'000;
     limits.pids = 64;
     // cgroup v1 here (memory, cpu, pids hierarchies); v2 files as a fallback.
-    auto r = runPython(QStringLiteral(
-                           "def first(*paths):\n"
-                           "    for p in paths:\n"
-                           "        try:\n"
-                           "            return open(p).read().strip()\n"
-                           "        except OSError:\n"
-                           "            pass\n"
-                           "    return 'missing'\n"
-                           "print('mem', first('/sys/fs/cgroup/memory/memory.limit_in_bytes', "
-                           "'/sys/fs/cgroup/memory.max'))\n"
-                           "print('quota', first('/sys/fs/cgroup/cpu/cpu.cfs_quota_us', "
-                           "'/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us', "
-                           "'/sys/fs/cgroup/cpu.max'))\n"
-                           "print('pids', first('/sys/fs/cgroup/pids/pids.max', "
-                           "'/sys/fs/cgroup/pids.max'))\n"),
-                       limits);
+    auto r = runPython(
+        QStringLiteral("def first(*paths):\n"
+                       "    for p in paths:\n"
+                       "        try:\n"
+                       "            return open(p).read().strip()\n"
+                       "        except OSError:\n"
+                       "            pass\n"
+                       "    return 'missing'\n"
+                       "print('mem', first('/sys/fs/cgroup/memory/memory.limit_in_bytes', "
+                       "'/sys/fs/cgroup/memory.max'))\n"
+                       "print('quota', first('/sys/fs/cgroup/cpu/cpu.cfs_quota_us', "
+                       "'/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us', "
+                       "'/sys/fs/cgroup/cpu.max'))\n"
+                       "print('pids', first('/sys/fs/cgroup/pids/pids.max', "
+                       "'/sys/fs/cgroup/pids.max'))\n"),
+        limits);
     QVERIFY_RESULT(r);
     const QString out = QString::fromUtf8(r->stdoutData);
     QVERIFY2(out.contains(QLatin1String("mem 100663296")), qPrintable(out));
@@ -134,8 +133,8 @@ void TestPodman::timeLimitKillsAndRemoves()
 {
     Limits limits;
     limits.timeoutMs = 1500;
-    auto r = runPython(QStringLiteral("print('start', flush=True)\nwhile True:\n    pass\n"),
-                       limits);
+    auto r =
+        runPython(QStringLiteral("print('start', flush=True)\nwhile True:\n    pass\n"), limits);
     QVERIFY_RESULT(r);
     QVERIFY(r->timedOut);
     QCOMPARE(r->exitCode, 137);
@@ -147,7 +146,8 @@ void TestPodman::timeLimitKillsAndRemoves()
 
 void TestPodman::exitCodeAndStderr()
 {
-    auto r = runPython(QStringLiteral("import sys\nprint('to err', file=sys.stderr)\nsys.exit(3)\n"));
+    auto r =
+        runPython(QStringLiteral("import sys\nprint('to err', file=sys.stderr)\nsys.exit(3)\n"));
     QVERIFY_RESULT(r);
     QCOMPARE(r->exitCode, 3);
     QVERIFY(r->stderrData.contains("to err"));

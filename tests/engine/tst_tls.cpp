@@ -155,17 +155,23 @@ void TestTls::failures_data()
     QTest::addColumn<QString>("why");
     const QString c = test::tlsFixtureCerts();
     // The server's certificate is not signed by the CA we trust.
-    QTest::newRow("wrong CA") << QStringLiteral("wrong CA") << c + QStringLiteral("/wrong-ca/ca.pem") << c + QStringLiteral("/client/cert.pem")
-                              << c + QStringLiteral("/client/key.pem") << false << QStringLiteral("wrong CA?");
+    QTest::newRow("wrong CA") << QStringLiteral("wrong CA")
+                              << c + QStringLiteral("/wrong-ca/ca.pem")
+                              << c + QStringLiteral("/client/cert.pem")
+                              << c + QStringLiteral("/client/key.pem") << false
+                              << QStringLiteral("wrong CA?");
     // Our certificate is signed by a CA the server does not trust.
     QTest::newRow("foreign client certificate")
-        << QStringLiteral("foreign client") << c + QStringLiteral("/ca.pem") << c + QStringLiteral("/wrong-ca/cert.pem")
-        << c + QStringLiteral("/wrong-ca/key.pem") << false << QStringLiteral("refused the client certificate");
+        << QStringLiteral("foreign client") << c + QStringLiteral("/ca.pem")
+        << c + QStringLiteral("/wrong-ca/cert.pem") << c + QStringLiteral("/wrong-ca/key.pem")
+        << false << QStringLiteral("refused the client certificate");
     QTest::newRow("missing client certificate")
-        << QStringLiteral("no client cert") << c + QStringLiteral("/ca.pem") << QStringLiteral("") << QStringLiteral("") << false
-        << QStringLiteral("requires a client certificate");
-    QTest::newRow("plain-HTTP endpoint") << QStringLiteral("plain http") << c + QStringLiteral("/ca.pem") << c + QStringLiteral("/client/cert.pem")
-                                         << c + QStringLiteral("/client/key.pem") << true << QStringLiteral("does not speak TLS");
+        << QStringLiteral("no client cert") << c + QStringLiteral("/ca.pem") << QStringLiteral("")
+        << QStringLiteral("") << false << QStringLiteral("requires a client certificate");
+    QTest::newRow("plain-HTTP endpoint")
+        << QStringLiteral("plain http") << c + QStringLiteral("/ca.pem")
+        << c + QStringLiteral("/client/cert.pem") << c + QStringLiteral("/client/key.pem") << true
+        << QStringLiteral("does not speak TLS");
 }
 
 void TestTls::failures()
@@ -222,9 +228,9 @@ void TestTls::plainClientToTlsServer()
     auto info = (*engine)->ping();
     QVERIFY(!info);
     QCOMPARE(info.error().code, ErrorCode::TlsError);
-    for (const QString &want : {QStringLiteral("Profile 'plain client'"),
-                                QStringLiteral("tcp://127.0.0.1:2376"),
-                                QStringLiteral("expects TLS")})
+    for (const QString &want :
+         {QStringLiteral("Profile 'plain client'"), QStringLiteral("tcp://127.0.0.1:2376"),
+          QStringLiteral("expects TLS")})
         QVERIFY2(info.error().message.contains(want), qPrintable(info.error().toString()));
 }
 
