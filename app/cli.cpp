@@ -122,8 +122,11 @@ Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString
     BackendProfile profile = BackendProfile::fromEnvironment();
     if (!name.isEmpty()) {
         auto found = BackendProfileStore().find(name);
-        if (!found)
-            return std::unexpected(found.error());
+        if (!found) {
+            Error e = found.error();
+            e.code = ErrorCode::InvalidArgument; // a usage error: exit 2
+            return std::unexpected(e);
+        }
         profile = *found;
     }
     if (!host.isEmpty())

@@ -114,6 +114,7 @@ Result<BackendProfile> BackendProfileStore::find(const QString &name) const
         BackendProfile p = BackendProfile::fromEnvironment();
         p.kind = QStringLiteral("docker-tls");
         p.name = QStringLiteral("Docker over TLS (environment)");
+        p.tlsVerify = true; // asked for by name: verify the server, as --tlsverify does
         return p;
     }
     QStringList names;

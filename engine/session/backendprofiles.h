@@ -23,7 +23,8 @@ public:
     /// Built-ins first, then the stored profiles in the order they were saved.
     QList<BackendProfile> profiles() const;
     /// The profile named name (case-insensitive), or the built-in profile of a kind name
-    /// ("docker", "podman"; "docker-tls" = the environment's DOCKER_HOST/DOCKER_CERT_PATH).
+    /// ("docker", "podman"; "docker-tls" = the environment's DOCKER_HOST/DOCKER_CERT_PATH,
+    /// the server's certificate verified).
     /// Errors: NotFound listing the names there are.
     Result<BackendProfile> find(const QString &name) const;
     /// Adds or replaces (by name) a stored profile. Errors: InvalidArgument for an empty
