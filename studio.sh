@@ -183,6 +183,9 @@ case "${1:-}" in
     launch)
         # The Python image is enough to start; others are built when first needed.
         setup python
+        # The backend picker offers Local Podman too: its service and the Python image.
+        podman_service
+        podman_images "$("${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images ref python)"
         "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" reap >/dev/null || true
         if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
             die "no display (DISPLAY is not set): run this from a desktop session, or try 'xvfb-run ./studio.sh launch'"

@@ -1102,8 +1102,22 @@ BackendProfileDialog *MainWindow::showBackendProfiles()
     if (!dialog) {
         dialog = new BackendProfileDialog(m_profiles, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &BackendProfileDialog::profilesChanged, this,
-                &MainWindow::populateBackendPicker);
+        connect(dialog, &BackendProfileDialog::profilesChanged, this, [this] {
+            // The profile in use was edited (or removed): use what is stored now.
+            if (m_engine && !m_running &&
+                !BackendProfileStore::isBuiltIn(m_engine->profile().name)) {
+                const BackendProfile &used = m_engine->profile();
+                auto stored = m_profiles.find(used.name);
+                if (!stored || stored->uri != used.uri || stored->kind != used.kind ||
+                    stored->certPath != used.certPath || stored->caFile != used.caFile ||
+                    stored->certFile != used.certFile || stored->keyFile != used.keyFile ||
+                    stored->tlsVerify != used.tlsVerify || stored->options != used.options) {
+                    selectBackend(stored ? used.name : m_profiles.currentName());
+                    return;
+                }
+            }
+            populateBackendPicker();
+        });
     }
     dialog->show();
     dialog->raise();

@@ -293,6 +293,10 @@ Result<QString> DockerRuntime::create(const SandboxSpec &spec)
         e.message = QStringLiteral("The image %1 is not available on %2. Build it with "
                                    "`sandbox-studio images build` or pick another image.")
                         .arg(spec.image, endpointDisplay());
+        if (m_isPodman) // Podman keeps its own image store
+            e.message += QStringLiteral(" Podman has its own images: copy it from Docker with "
+                                        "`docker save %1 | podman load`.")
+                             .arg(spec.image);
         return std::unexpected(e);
     }
     if (!resp->ok())
