@@ -203,7 +203,7 @@ case "${1:-}" in
             refs+=("$("${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images ref "$lang")")
         done
         podman_images "${refs[@]}"
-        tests/fixtures/tls-dockerd/tls-dockerd.sh start
+        tests/fixtures/tls-dockerd/tls-dockerd.sh start "${refs[@]}"
         trap 'tests/fixtures/tls-dockerd/tls-dockerd.sh stop || true' EXIT
         log "running the test suite"
         "${RUN[@]}" ctest --preset "$PRESET" "${@:2}"
