@@ -9,6 +9,9 @@
 #   ./studio.sh services   install and start the container engine only
 #   ./studio.sh build      set up the toolchain and build only
 #   ./studio.sh shell      a shell inside the build root (where one is used)
+#   ./studio.sh translations  update translations/*.ts from the sources (lupdate) and list
+#                          the strings that still need a translation (exit 1 if any)
+#   ./studio.sh package    build the .deb (CPack) into build-$PRESET
 #
 # Hosts with Qt >= 6.8 and KF6 SyntaxHighlighting build natively; others (Debian 12)
 # build inside a cached Debian 13 build root (packaging/buildroot). Everything runs as
@@ -211,6 +214,36 @@ case "${1:-}" in
     bench)
         setup python
         "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" bench cold "${@:2}"
+        ;;
+    translations)
+        # After merging branches with new tr() strings: refresh the .ts, then translate the
+        # listed strings (Qt Linguist: linguist translations/sandbox-studio_de.ts, or an
+        # editor: fill <translation> and drop type="unfinished") and commit. The ctest
+        # ui_translations fails while any is left.
+        toolchain
+        "${RUN[@]}" bash -c '
+            set -euo pipefail
+            LUPDATE=$(command -v lupdate6 || command -v /usr/lib/qt6/bin/lupdate || command -v lupdate)
+            status=0
+            for ts in translations/*.ts; do
+                "$LUPDATE" -no-obsolete -locations none ui app -ts "$ts" | tail -1
+                left=$(awk "/<name>/ {gsub(/ *<\/?name>/, \"\"); ctx=\$0}
+                            /<source>/ {src=\$0; gsub(/ *<\/?source>/, \"\", src)}
+                            /type=\"unfinished\"/ {print \"  \" ctx \": \" src}" "$ts")
+                if [[ -n "$left" ]]; then
+                    echo "$ts: $(grep -c . <<<"$left") strings need a translation:"
+                    echo "$left"
+                    status=1
+                else
+                    echo "$ts: complete"
+                fi
+            done
+            exit $status'
+        ;;
+    package)
+        toolchain
+        build
+        (cd "$BUILD_DIR" && "${RUN[@]}" cpack -G DEB)
         ;;
     shell)
         toolchain

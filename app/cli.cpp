@@ -110,11 +110,13 @@ QString languageFromExtension(const QString &file)
 }
 
 /// The engine of a backend profile: --backend NAME (a stored profile, or a kind: docker,
-/// podman, docker-tls), else $SANDBOX_STUDIO_BACKEND, else the Docker environment
-/// (DOCKER_HOST, DOCKER_CERT_PATH, DOCKER_TLS_VERIFY). --host and --tls-cert-path override
-/// the profile's endpoint and certificate folder.
+/// podman, docker-tls, kubernetes), else $SANDBOX_STUDIO_BACKEND, else the Docker
+/// environment (DOCKER_HOST, DOCKER_CERT_PATH, DOCKER_TLS_VERIFY). --host and
+/// --tls-cert-path override the profile's endpoint and certificate folder; the kubeconfig
+/// options given override a Kubernetes profile's.
 Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString &host,
-                                           const QString &certPath = {})
+                                           const QString &certPath = {},
+                                           const KubernetesSettings &kube = {})
 {
     QString name = backend;
     if (name.isEmpty())
@@ -138,6 +140,14 @@ Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString
         profile.keyFile.clear();
         if (profile.kind == QLatin1String("docker"))
             profile.kind = QStringLiteral("docker-tls");
+    }
+    if (profile.kind == QLatin1String("kubernetes")) {
+        if (!kube.kubeconfig.isEmpty())
+            profile.kubernetes.kubeconfig = kube.kubeconfig;
+        if (!kube.context.isEmpty())
+            profile.kubernetes.context = kube.context;
+        if (!kube.namespaceName.isEmpty())
+            profile.kubernetes.namespaceName = kube.namespaceName;
     }
     return Engine::create(profile);
 }
@@ -180,8 +190,17 @@ int cmdRun(const QStringList &args)
         {QStringLiteral("no-host-ca"),
          QStringLiteral("Do not give sandboxes with network the host's CA certificates")},
         {QStringLiteral("backend"),
-         QStringLiteral("Backend profile name, or docker, podman, docker-tls (default: "
-                        "$SANDBOX_STUDIO_BACKEND, else DOCKER_HOST or the local Docker)"),
+         QStringLiteral("Backend profile name, or docker, podman, docker-tls, kubernetes "
+                        "(default: $SANDBOX_STUDIO_BACKEND, else DOCKER_HOST or the local "
+                        "Docker)"),
+         QStringLiteral("name")},
+        {QStringLiteral("kubeconfig"),
+         QStringLiteral("Kubernetes: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, "
+                        "in-cluster)"),
+         QStringLiteral("path")},
+        {QStringLiteral("context"), QStringLiteral("Kubernetes: kubeconfig context"),
+         QStringLiteral("name")},
+        {QStringLiteral("namespace"), QStringLiteral("Kubernetes: namespace of the sandbox pods"),
          QStringLiteral("name")},
         {QStringLiteral("host"),
          QStringLiteral("Engine endpoint, e.g. unix:///run/podman/podman.sock, "
@@ -292,8 +311,12 @@ int cmdRun(const QStringList &args)
     req.cranRepo = p.value(QStringLiteral("cran-repo"));
     req.trustHostCa = !p.isSet(QStringLiteral("no-host-ca"));
 
+    KubernetesSettings kube;
+    kube.kubeconfig = p.value(QStringLiteral("kubeconfig"));
+    kube.context = p.value(QStringLiteral("context"));
+    kube.namespaceName = p.value(QStringLiteral("namespace"));
     auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")),
-                             p.value(QStringLiteral("tls-cert-path")));
+                             p.value(QStringLiteral("tls-cert-path")), kube);
     if (!engine)
         return reportError(engine.error(), json);
     RunObserver obs;

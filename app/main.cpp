@@ -10,11 +10,15 @@
 
 #ifndef SANDBOX_STUDIO_NO_GUI
 #include "mainwindow.h"
+#include "preferencesdialog.h"
 
 #include <QApplication>
 #include <QFile>
+#include <QIcon>
+#include <QMenuBar>
 #include <QScreen>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
 #include <QTimer>
 #include <QWindow>
@@ -63,6 +67,10 @@ void scheduleE2e(MainWindow &window, const QString &codeFile, const QString &lan
                     qPrintable(window.console()->toPlainText()));
             fprintf(stderr, "e2e: inline images %d\n",
                     int(window.console()->inlineImages().size()));
+            QStringList menus;
+            for (const QAction *action : window.menuBar()->actions())
+                menus << action->text();
+            fprintf(stderr, "e2e: menus %s\n", qPrintable(menus.join(u' ')));
             fprintf(stderr, "e2e: screenshot %s %s\n", qPrintable(screenshot),
                     saved ? "saved" : "FAILED");
             QCoreApplication::exit(saved ? 0 : 1);
@@ -108,6 +116,25 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("sandbox-studio"));
     QApplication::setApplicationVersion(QStringLiteral(SANDBOX_STUDIO_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("io.sandboxstudio.SandboxStudio"));
+    {
+        QIcon icon = QIcon::fromTheme(QStringLiteral("io.sandboxstudio.SandboxStudio"));
+        if (icon.isNull())
+            for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
+                icon.addFile(
+                    QStringLiteral(":/icons/%1x%1/io.sandboxstudio.SandboxStudio.png").arg(size));
+        QApplication::setWindowIcon(icon);
+    }
+
+    // Language and theme before the first widget: the UI follows the locale unless
+    // Preferences ▸ General names a language; --language CODE overrides both (tests).
+    const auto settings = StudioSettings::open();
+    QString uiLanguage = settings->value(QLatin1String(StudioSettings::key::UiLanguage)).toString();
+    if (const qsizetype i = args.indexOf(QLatin1String("--language")); i >= 0)
+        uiLanguage = args.value(i + 1);
+    StudioSettings::installTranslators(&app, uiLanguage);
+    StudioSettings::applyTheme(
+        settings->value(QLatin1String(StudioSettings::key::Theme), QStringLiteral("system"))
+            .toString());
 
     QString e2eShot, e2eCode, e2eLang = QStringLiteral("python");
     for (qsizetype i = 0; i < args.size(); ++i) {
@@ -119,17 +146,35 @@ int main(int argc, char *argv[])
             e2eLang = args.value(i + 1);
     }
 
-    // The profile picked last in the backend picker (the environment's Docker by default).
-    const sandbox::BackendProfileStore profiles;
-    auto profile = profiles.find(profiles.currentName());
-    auto engine =
-        sandbox::Engine::create(profile ? *profile : sandbox::BackendProfile::fromEnvironment());
+    // An endpoint set in Preferences ▸ Backend wins over the environment.
+    sandbox::BackendProfile profile = sandbox::BackendProfile::fromEnvironment();
+    if (const QString uri =
+            settings->value(QLatin1String(StudioSettings::key::BackendUri)).toString();
+        !uri.isEmpty()) {
+        profile.uri = uri;
+        profile.certPath =
+            settings->value(QLatin1String(StudioSettings::key::BackendCertPath)).toString();
+        profile.kind =
+            profile.certPath.isEmpty() ? QStringLiteral("docker") : QStringLiteral("docker-tls");
+    }
+    // A profile picked in the backend picker (Run ▸ Backend Profiles) wins over both.
+    if (const sandbox::BackendProfileStore profiles; profiles.hasCurrentName())
+        if (auto picked = profiles.find(profiles.currentName()))
+            profile = *picked;
+    auto engine = sandbox::Engine::create(profile);
     MainWindow window(engine ? *engine : nullptr);
     if (!engine)
         window.setEngineError(engine.error());
     window.show();
-    if (!e2eShot.isEmpty())
+    if (!e2eShot.isEmpty()) {
         scheduleE2e(window, e2eCode, e2eLang, e2eShot);
+    } else if (!settings->value(QLatin1String(StudioSettings::key::FirstRunDone)).toBool() ||
+               settings->value(QLatin1String(StudioSettings::key::ShowFirstRun)).toBool()) {
+        // The setup check, once at the first start (and at every start when asked to).
+        settings->setValue(QLatin1String(StudioSettings::key::FirstRunDone), true);
+        settings->sync();
+        QTimer::singleShot(0, &window, [&window] { window.showSetupCheck(); });
+    }
     return app.exec();
 #endif
 }

@@ -19,15 +19,6 @@
 using namespace Qt::StringLiterals;
 using namespace sandbox;
 
-namespace {
-
-/// Options keys of kind "kubernetes" (BackendProfile::options).
-constexpr auto KubeConfig = "kubeconfig"_L1;
-constexpr auto KubeContext = "context"_L1;
-constexpr auto KubeNamespace = "namespace"_L1;
-
-} // namespace
-
 BackendProfileDialog::BackendProfileDialog(BackendProfileStore store, QWidget *parent)
     : QDialog(parent)
     , m_store(std::move(store))
@@ -192,9 +183,10 @@ void BackendProfileDialog::showProfile(const BackendProfile &p)
     m_certFile->setText(p.certFile);
     m_keyFile->setText(p.keyFile);
     m_verify->setChecked(p.tlsVerify);
-    m_kubeconfig->setText(p.options.value(KubeConfig).toString());
-    m_context->setText(p.options.value(KubeContext).toString());
-    m_namespace->setText(p.options.value(KubeNamespace).toString());
+    m_kubeconfig->setText(p.kubernetes.kubeconfig);
+    m_context->setText(p.kubernetes.context);
+    m_namespace->setText(p.kubernetes.namespaceName);
+    m_kubeSettings = p.kubernetes; // what the form does not show stays as it was
     for (QWidget *w :
          std::initializer_list<QWidget *>{m_name, m_kind, m_uri, m_tlsGroup, m_kubeGroup})
         w->setEnabled(!m_builtIn);
@@ -234,13 +226,10 @@ BackendProfile BackendProfileDialog::formProfile() const
     p.certFile = m_certFile->text().trimmed();
     p.keyFile = m_keyFile->text().trimmed();
     p.tlsVerify = m_verify->isChecked();
-    if (p.kind == "kubernetes"_L1) {
-        const std::pair<QLatin1StringView, QLineEdit *> kube[] = {
-            {KubeConfig, m_kubeconfig}, {KubeContext, m_context}, {KubeNamespace, m_namespace}};
-        for (const auto &[key, edit] : kube)
-            if (!edit->text().trimmed().isEmpty())
-                p.options.insert(key, edit->text().trimmed());
-    }
+    p.kubernetes = m_kubeSettings;
+    p.kubernetes.kubeconfig = m_kubeconfig->text().trimmed();
+    p.kubernetes.context = m_context->text().trimmed();
+    p.kubernetes.namespaceName = m_namespace->text().trimmed();
     return p;
 }
 

@@ -77,6 +77,7 @@ private:
     QLineEdit *m_context;
     QLineEdit *m_namespace;
     QLabel *m_message;
+    sandbox::KubernetesSettings m_kubeSettings;
     QString m_testResult;
     bool m_builtIn = false;
     int m_testGeneration = 0;

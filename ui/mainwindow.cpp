@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "aboutdialog.h"
 #include "artifactgallery.h"
 #include "backendprofiledialog.h"
 #include "codeeditor.h"
 #include "enginebanner.h"
+#include "firstrundialog.h"
 #include "languages/language.h"
 #include "limitspanel.h"
 #include "notebookconsole.h"
 #include "outputconsole.h"
 #include "poolpanel.h"
+#include "preferencesdialog.h"
 #include "session/pool.h"
 
 #include <QAction>
@@ -19,6 +22,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -138,9 +142,7 @@ struct MainWindow::RunChannel
 MainWindow::MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent)
     : QMainWindow(parent)
     , m_engine(std::move(engine))
-    , m_settings(new QSettings(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) +
-                                   u"/sandbox-studio.conf"_s,
-                               QSettings::IniFormat, this))
+    , m_settings(new QSettings(StudioSettings::filePath(), QSettings::IniFormat, this))
 {
     setWindowTitle(tr("Sandbox Studio"));
     setObjectName(u"mainWindow"_s);
@@ -342,6 +344,7 @@ void MainWindow::createActions()
     m_quitAction->setShortcut(QKeySequence::Quit);
     m_quitAction->setMenuRole(QAction::QuitRole);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+    createDesktopActions();
 }
 
 void MainWindow::createToolBar()
@@ -516,15 +519,26 @@ void MainWindow::createDock()
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(u"recentFilesMenu"_s);
+    file->addAction(m_saveAsAction);
+    file->addSeparator();
     file->addAction(m_notebook->exportAction());
     file->addSeparator();
+    file->addAction(m_preferencesAction);
+    file->addSeparator();
     file->addAction(m_quitAction);
+    updateRecentFilesMenu();
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_runAction);
     run->addAction(m_stopAction);
     run->addSeparator();
     run->addAction(m_clearAction);
+    run->addSeparator();
+    QMenu *languages = run->addMenu(tr("&Language"));
+    languages->addActions(m_languageActions);
     run->addSeparator();
     run->addAction(m_retryAction);
     m_profilesAction = run->addAction(tr("&Backend Profiles…"));
@@ -551,8 +565,13 @@ void MainWindow::createMenus()
     view->addAction(m_artifactsDock->toggleViewAction());
     view->addAction(m_poolDock->toggleViewAction());
     view->addAction(m_toolBar->toggleViewAction());
+    view->addSeparator();
+    view->addAction(m_fullScreenAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_helpAction);
+    help->addAction(m_setupAction);
+    help->addSeparator();
     help->addAction(m_aboutAction);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -690,6 +709,18 @@ void MainWindow::restoreSettings()
     restoreState(m_settings->value(key::State).toByteArray());
     m_splitter->restoreState(m_settings->value(key::Splitter).toByteArray());
 
+    restoreLimitsAndPool();
+
+    QString language = m_settings->value(key::Language, u"python"_s).toString();
+    if (!LanguageRegistry::instance().find(language))
+        language = LanguageRegistry::instance().all().value(0).id;
+    setLanguage(language);
+    applyLimitsToNotebook();
+    setNotebookMode(m_settings->value(key::NotebookMode, false).toBool());
+}
+
+void MainWindow::restoreLimitsAndPool()
+{
     const Limits defaults;
     Limits limits;
     limits.nanoCpus = m_settings->value(key::NanoCpus, defaults.nanoCpus).toLongLong();
@@ -708,13 +739,6 @@ void MainWindow::restoreSettings()
     for (auto it = warm.cbegin(); it != warm.cend(); ++it)
         m_poolPanel->setWarmFor(it.key(),
                                 m_settings->value(key::PoolWarm + it.key(), it.value()).toInt());
-
-    QString language = m_settings->value(key::Language, u"python"_s).toString();
-    if (!LanguageRegistry::instance().find(language))
-        language = LanguageRegistry::instance().all().value(0).id;
-    setLanguage(language);
-    applyLimitsToNotebook();
-    setNotebookMode(m_settings->value(key::NotebookMode, false).toBool());
 }
 
 bool MainWindow::isNotebookMode() const
@@ -1111,7 +1135,10 @@ BackendProfileDialog *MainWindow::showBackendProfiles()
                 if (!stored || stored->uri != used.uri || stored->kind != used.kind ||
                     stored->certPath != used.certPath || stored->caFile != used.caFile ||
                     stored->certFile != used.certFile || stored->keyFile != used.keyFile ||
-                    stored->tlsVerify != used.tlsVerify || stored->options != used.options) {
+                    stored->tlsVerify != used.tlsVerify ||
+                    stored->kubernetes.kubeconfig != used.kubernetes.kubeconfig ||
+                    stored->kubernetes.context != used.kubernetes.context ||
+                    stored->kubernetes.namespaceName != used.kubernetes.namespaceName) {
                     selectBackend(stored ? used.name : m_profiles.currentName());
                     return;
                 }
@@ -1128,12 +1155,204 @@ void MainWindow::showAbout()
 {
     const QString engine =
         m_engineReachable ? tr("%1 at %2").arg(m_engineVersion, endpoint()) : tr("not connected");
-    QMessageBox::about(
-        this, tr("About Sandbox Studio"),
-        tr("<h3>Sandbox Studio %1</h3>"
-           "<p>Runs code written by language models inside hardened, isolated containers.</p>"
-           "<p>Container engine: %2<br>Qt %3</p>"
-           "<p>License: GNU GPL version 3 or later.</p>")
-            .arg(QStringLiteral(SANDBOX_STUDIO_VERSION), engine.toHtmlEscaped(),
-                 QString::fromLatin1(qVersion())));
+    AboutDialog dialog(shortcutActions(), engine, this);
+    dialog.showPage(AboutDialog::Page::About);
+    dialog.exec();
+}
+
+// ---------------------------------------------------------------------------------------
+// Files, preferences, help, setup check
+
+void MainWindow::createDesktopActions()
+{
+    m_runAction->setShortcutContext(Qt::WindowShortcut);
+    m_retryAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_aboutAction->setObjectName(u"aboutAction"_s);
+
+    m_openAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::DocumentOpen, QStyle::SP_DialogOpenButton, this),
+                    tr("&Open…"), this);
+    m_openAction->setObjectName(u"openAction"_s);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setStatusTip(tr("Load a code file into the editor"));
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::openFileDialog);
+
+    m_saveAsAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::DocumentSaveAs, QStyle::SP_DialogSaveButton, this),
+                    tr("Save &As…"), this);
+    m_saveAsAction->setObjectName(u"saveAsAction"_s);
+    m_saveAsAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence::SaveAs});
+    m_saveAsAction->setStatusTip(tr("Write the editor's code to a file"));
+    connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveFileDialog);
+
+    m_preferencesAction = new QAction(
+        themedIcon(QIcon::ThemeIcon::DocumentProperties, QStyle::SP_FileDialogInfoView, this),
+        tr("&Preferences…"), this);
+    m_preferencesAction->setObjectName(u"preferencesAction"_s);
+    m_preferencesAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Comma), QKeySequence::Preferences});
+    m_preferencesAction->setMenuRole(QAction::PreferencesRole);
+    connect(m_preferencesAction, &QAction::triggered, this, &MainWindow::showPreferences);
+
+    m_helpAction =
+        new QAction(themedIcon(QIcon::ThemeIcon::HelpFaq, QStyle::SP_DialogHelpButton, this),
+                    tr("Sandbox Studio &Help"), this);
+    m_helpAction->setObjectName(u"helpAction"_s);
+    m_helpAction->setShortcut(QKeySequence::HelpContents);
+    connect(m_helpAction, &QAction::triggered, this, &MainWindow::showHelp);
+
+    m_setupAction = new QAction(tr("Check &Setup…"), this);
+    m_setupAction->setObjectName(u"setupAction"_s);
+    m_setupAction->setStatusTip(tr("Check the container engines and the sandbox images"));
+    connect(m_setupAction, &QAction::triggered, this, &MainWindow::showSetupCheck);
+
+    m_fullScreenAction = new QAction(tr("&Full Screen"), this);
+    m_fullScreenAction->setObjectName(u"fullScreenAction"_s);
+    m_fullScreenAction->setCheckable(true);
+    m_fullScreenAction->setShortcut(QKeySequence::FullScreen);
+    connect(m_fullScreenAction, &QAction::toggled, this,
+            [this](bool on) { setWindowState(windowState().setFlag(Qt::WindowFullScreen, on)); });
+
+    // Ctrl+1 … Ctrl+6 pick a language.
+    int n = 0;
+    for (const auto &language : LanguageRegistry::instance().all()) {
+        auto *action = new QAction(language.displayName, this);
+        action->setObjectName(u"languageAction_"_s + language.id);
+        if (++n <= 9)
+            action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + n)));
+        connect(action, &QAction::triggered, this, [this, id = language.id] { setLanguage(id); });
+        addAction(action);
+        m_languageActions.append(action);
+    }
+}
+
+QList<QAction *> MainWindow::shortcutActions() const
+{
+    QList<QAction *> list{m_runAction,        m_stopAction,   m_clearAction,       m_notebookAction,
+                          m_openAction,       m_saveAsAction, m_preferencesAction, m_retryAction,
+                          m_fullScreenAction, m_helpAction,   m_quitAction};
+    for (QAction *action :
+         {m_notebook->runAction(), m_notebook->runAllAction(), m_notebook->interruptAction(),
+          m_notebook->restartAction(), m_notebook->addCellAction()}) {
+        action->setProperty("helpSection", tr("Notebook"));
+        list += action;
+    }
+    list += m_languageActions;
+    return list;
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        statusBar()->showMessage(
+            tr("Could not open %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()),
+            10'000);
+        return false;
+    }
+    const QString text = QString::fromUtf8(file.readAll());
+    // Extensions that are not ids or aliases of the registry.
+    static const QHash<QString, QString> extra{{u"mjs"_s, u"javascript"_s},
+                                               {u"cjs"_s, u"javascript"_s},
+                                               {u"cc"_s, u"cpp"_s},
+                                               {u"cxx"_s, u"cpp"_s}};
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (const LanguageDescriptor *language =
+            LanguageRegistry::instance().find(extra.value(suffix, suffix)))
+        setLanguage(language->id);
+    m_editor->setPlainText(text); // edited text: the draft of the language is updated
+    StudioSettings::addRecentFile(*m_settings, path);
+    updateRecentFilesMenu();
+    setWindowFilePath(path);
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5'000);
+    return true;
+}
+
+bool MainWindow::saveFileAs(const QString &path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(m_editor->toPlainText().toUtf8()) < 0 ||
+        !file.commit()) {
+        statusBar()->showMessage(tr("Could not save the code to %1: %2")
+                                     .arg(QDir::toNativeSeparators(path), file.errorString()),
+                                 10'000);
+        return false;
+    }
+    StudioSettings::addRecentFile(*m_settings, path);
+    updateRecentFilesMenu();
+    setWindowFilePath(path);
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5'000);
+    return true;
+}
+
+void MainWindow::openFileDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Code"), QFileInfo(StudioSettings::recentFiles(*m_settings).value(0)).path(),
+        tr("Code (*.py *.js *.mjs *.java *.cpp *.cc *.cxx *.go *.R *.r);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::saveFileDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Code As"), StudioSettings::recentFiles(*m_settings).value(0));
+    if (!path.isEmpty())
+        saveFileAs(path);
+}
+
+void MainWindow::updateRecentFilesMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList files = StudioSettings::recentFiles(*m_settings);
+    for (const QString &path : files) {
+        QAction *action = m_recentMenu->addAction(QFileInfo(path).fileName());
+        action->setToolTip(path);
+        action->setStatusTip(path);
+        connect(action, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear List"), this, [this] {
+            m_settings->remove(QLatin1String(StudioSettings::key::RecentFiles));
+            updateRecentFilesMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::showPreferences()
+{
+    // The docks write their values as they change; the dialog starts from those.
+    savePoolSettings();
+    m_settings->sync();
+    PreferencesDialog dialog(m_settings, this);
+    connect(&dialog, &PreferencesDialog::settingsApplied, this, [this] {
+        restoreLimitsAndPool();
+        applyLimitsToNotebook();
+        applyPoolSettings();
+    });
+    dialog.exec();
+}
+
+void MainWindow::showHelp()
+{
+    const QString engine =
+        m_engineReachable ? tr("%1 at %2").arg(m_engineVersion, endpoint()) : tr("not connected");
+    AboutDialog dialog(shortcutActions(), engine, this);
+    dialog.setWindowTitle(tr("Sandbox Studio Help"));
+    dialog.showPage(AboutDialog::Page::Help);
+    dialog.exec();
+}
+
+void MainWindow::showSetupCheck()
+{
+    auto *dialog = new FirstRunDialog(m_engine, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &FirstRunDialog::buildFinished, this, [this](bool) { checkEngine(); });
+    dialog->show();
+    dialog->startDetection();
 }

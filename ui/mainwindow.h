@@ -89,6 +89,21 @@ public:
     QString language() const { return m_language; }
 
     bool isRunning() const { return m_running; }
+
+    /// The settings file the window reads and writes (StudioSettings::filePath()).
+    QSettings *settings() const { return m_settings; }
+    /// Loads a code file into the editor (language from its extension) and puts it first
+    /// in the recent files. Returns false (and says why in the status bar) when it cannot
+    /// be read.
+    bool openFile(const QString &path);
+    /// Writes the editor's code to path; adds it to the recent files.
+    bool saveFileAs(const QString &path);
+    /// Actions with keyboard shortcuts, for the Help page.
+    QList<QAction *> shortcutActions() const;
+    QAction *preferencesAction() const { return m_preferencesAction; }
+    QAction *helpAction() const { return m_helpAction; }
+    QAction *setupAction() const { return m_setupAction; }
+    QMenu *recentFilesMenu() const { return m_recentMenu; }
     /// Whether the last engine check succeeded.
     bool isEngineReachable() const { return m_engineReachable; }
 
@@ -101,6 +116,12 @@ public Q_SLOTS:
     void checkEngine();
     /// Shows the notebook (true) or the script editor and console (false).
     void setNotebookMode(bool on);
+    /// Preferences dialog (Ctrl+,); on OK/Apply the limits and pool are re-read.
+    void showPreferences();
+    /// The Help page (F1): shortcuts, command line, MCP.
+    void showHelp();
+    /// The setup check: engines, images, building missing images.
+    void showSetupCheck();
 
 Q_SIGNALS:
     void runStarted();
@@ -133,6 +154,12 @@ private:
     void showEngineProblem(const sandbox::Error &error);
     void updateElapsed();
     void showAbout();
+    void createDesktopActions();
+    void updateRecentFilesMenu();
+    void openFileDialog();
+    void saveFileDialog();
+    /// Limits and pool from the settings into the docks (after Preferences).
+    void restoreLimitsAndPool();
     void retryEngine();
     void cancelInBackground();
 
@@ -182,6 +209,14 @@ private:
     QAction *m_retryAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_quitAction = nullptr;
+    QAction *m_openAction = nullptr;
+    QAction *m_saveAsAction = nullptr;
+    QAction *m_preferencesAction = nullptr;
+    QAction *m_helpAction = nullptr;
+    QAction *m_setupAction = nullptr;
+    QAction *m_fullScreenAction = nullptr;
+    QList<QAction *> m_languageActions;
+    QMenu *m_recentMenu = nullptr;
     QLabel *m_backendStatus = nullptr;
     QLabel *m_runStatus = nullptr;
     QProgressBar *m_busy = nullptr;

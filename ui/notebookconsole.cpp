@@ -278,6 +278,7 @@ NotebookConsole::NotebookConsole(std::shared_ptr<sandbox::Engine> engine, QWidge
 
     m_scroll = new QScrollArea(this);
     m_scroll->setObjectName(u"notebookScroll"_s);
+    m_scroll->setAccessibleName(tr("Notebook cells"));
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

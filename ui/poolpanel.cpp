@@ -88,6 +88,7 @@ PoolPanel::PoolPanel(QWidget *parent)
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(u"poolTable"_s);
+    m_table->setAccessibleName(tr("Pooled sandboxes"));
     m_table->setHorizontalHeaderLabels({tr("Key"), tr("Limits"), tr("Network"), tr("Warm"),
                                         tr("Busy"), tr("Creating"), tr("Unhealthy")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -18,11 +18,36 @@ QString defaultPath()
     return QDir(config).filePath(QStringLiteral("sandbox-studio/backends.conf"));
 }
 
+/// KubernetesSettings members kept in the store, by key (kind "kubernetes").
+const QList<std::pair<QString, QString KubernetesSettings::*>> &kubeKeys()
+{
+    static const QList<std::pair<QString, QString KubernetesSettings::*>> keys = {
+        {QStringLiteral("kubeconfig"), &KubernetesSettings::kubeconfig},
+        {QStringLiteral("context"), &KubernetesSettings::context},
+        {QStringLiteral("namespace"), &KubernetesSettings::namespaceName},
+        {QStringLiteral("cpuRequest"), &KubernetesSettings::cpuRequest},
+        {QStringLiteral("cpuLimit"), &KubernetesSettings::cpuLimit},
+        {QStringLiteral("memoryRequest"), &KubernetesSettings::memoryRequest},
+        {QStringLiteral("memoryLimit"), &KubernetesSettings::memoryLimit},
+        {QStringLiteral("ephemeralStorage"), &KubernetesSettings::ephemeralStorage},
+        {QStringLiteral("runtimeClassName"), &KubernetesSettings::runtimeClassName},
+        {QStringLiteral("serviceAccountName"), &KubernetesSettings::serviceAccountName},
+        {QStringLiteral("imagePullPolicy"), &KubernetesSettings::imagePullPolicy},
+        {QStringLiteral("imageRegistry"), &KubernetesSettings::imageRegistry},
+        {QStringLiteral("rawManifest"), &KubernetesSettings::rawManifest},
+    };
+    return keys;
+}
+
 QStringList knownKeys()
 {
-    return {QStringLiteral("name"),     QStringLiteral("kind"),     QStringLiteral("uri"),
-            QStringLiteral("certPath"), QStringLiteral("caFile"),   QStringLiteral("certFile"),
-            QStringLiteral("keyFile"),  QStringLiteral("tlsVerify")};
+    QStringList keys{QStringLiteral("name"),    QStringLiteral("kind"),
+                     QStringLiteral("uri"),     QStringLiteral("certPath"),
+                     QStringLiteral("caFile"),  QStringLiteral("certFile"),
+                     QStringLiteral("keyFile"), QStringLiteral("tlsVerify")};
+    for (const auto &[key, member] : kubeKeys())
+        keys << key;
+    return keys;
 }
 
 } // namespace
@@ -59,6 +84,9 @@ QList<BackendProfile> BackendProfileStore::stored() const
         p.certFile = settings.value(QStringLiteral("certFile")).toString();
         p.keyFile = settings.value(QStringLiteral("keyFile")).toString();
         p.tlsVerify = settings.value(QStringLiteral("tlsVerify"), true).toBool();
+        for (const auto &[key, member] : kubeKeys())
+            if (settings.contains(key))
+                p.kubernetes.*member = settings.value(key).toString();
         for (const QString &key : settings.childKeys())
             if (!knownKeys().contains(key))
                 p.options.insert(key, settings.value(key));
@@ -85,6 +113,12 @@ void BackendProfileStore::write(const QList<BackendProfile> &list)
         settings.setValue(QStringLiteral("certFile"), p.certFile);
         settings.setValue(QStringLiteral("keyFile"), p.keyFile);
         settings.setValue(QStringLiteral("tlsVerify"), p.tlsVerify);
+        if (p.kind == QLatin1String("kubernetes")) {
+            const KubernetesSettings defaults;
+            for (const auto &[key, member] : kubeKeys())
+                if (p.kubernetes.*member != defaults.*member)
+                    settings.setValue(key, p.kubernetes.*member);
+        }
         for (auto it = p.options.cbegin(); it != p.options.cend(); ++it)
             if (!knownKeys().contains(it.key()))
                 settings.setValue(it.key(), it.value());
@@ -117,6 +151,12 @@ Result<BackendProfile> BackendProfileStore::find(const QString &name) const
         p.tlsVerify = true; // asked for by name: verify the server, as --tlsverify does
         return p;
     }
+    if (name.compare(QLatin1String("kubernetes"), Qt::CaseInsensitive) == 0) {
+        BackendProfile p; // the kubeconfig's current context ($KUBECONFIG, ~/.kube/config)
+        p.kind = QStringLiteral("kubernetes");
+        p.name = QStringLiteral("command line");
+        return p;
+    }
     QStringList names;
     for (const BackendProfile &p : profiles()) {
         if (p.name.compare(name, Qt::CaseInsensitive) == 0)
@@ -125,7 +165,7 @@ Result<BackendProfile> BackendProfileStore::find(const QString &name) const
     }
     return fail(ErrorCode::NotFound,
                 QStringLiteral("No backend profile '%1'. Known: %2, or a kind: docker, podman, "
-                               "docker-tls")
+                               "docker-tls, kubernetes")
                     .arg(name, names.join(QStringLiteral(", "))),
                 m_path);
 }
@@ -183,6 +223,18 @@ QString BackendProfileStore::currentName() const
         if (p.name == name)
             return name;
     return QStringLiteral("Local Docker");
+}
+
+bool BackendProfileStore::hasCurrentName() const
+{
+    QSettings settings(m_path, QSettings::IniFormat);
+    const QString name = settings.value(QStringLiteral("current")).toString();
+    if (name.isEmpty())
+        return false;
+    for (const BackendProfile &p : profiles())
+        if (p.name == name)
+            return true;
+    return false;
 }
 
 void BackendProfileStore::setCurrentName(const QString &name)

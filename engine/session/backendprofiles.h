@@ -11,6 +11,9 @@ namespace sandbox {
 /// The user's backend profiles, shared by the GUI, the CLI and the MCP server: a QSettings
 /// file (INI) at $SANDBOX_STUDIO_PROFILES, else <config>/sandbox-studio/backends.conf.
 /// "Local Docker" and "Local Podman" always exist (built in, not stored, not removable).
+/// Kind "kubernetes" keeps KubernetesSettings' string members (kubeconfig, context,
+/// namespace, requests and limits, runtime class, ...); its maps and lists (node selector,
+/// tolerations, labels, annotations, pull secrets) are not stored yet.
 /// Not thread-safe; each front end makes its own store when it needs one.
 class BackendProfileStore
 {
@@ -36,6 +39,9 @@ public:
     /// The profile picked last (GUI picker); "Local Docker" when none or gone.
     QString currentName() const;
     void setCurrentName(const QString &name);
+    /// Whether a profile was ever picked (and still exists): then it wins over the
+    /// environment and Preferences ▸ Backend at start-up.
+    bool hasCurrentName() const;
 
     static bool isBuiltIn(const QString &name);
     static QStringList kinds(); ///< "docker", "podman", "docker-tls", "kubernetes"

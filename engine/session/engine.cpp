@@ -5,6 +5,7 @@
 #include "languages/language.h"
 #include "runtime/agentchannel.h"
 #include "runtime/dockerruntime.h"
+#include "runtime/kubernetesruntime.h"
 #include "session/dependencies.h"
 #include "session/pool.h"
 #include "session/sandboxsetup.h"
@@ -360,7 +361,8 @@ Result<Endpoint> BackendProfile::endpoint() const
 QString BackendProfile::endpointDisplay() const
 {
     if (kind == QLatin1String("kubernetes"))
-        return options.value(QStringLiteral("context")).toString();
+        return kubernetes.context.isEmpty() ? QStringLiteral("kubeconfig current-context")
+                                            : QStringLiteral("context ") + kubernetes.context;
     auto ep = endpoint();
     return ep ? ep->display() : uri;
 }
@@ -374,11 +376,19 @@ QString BackendProfile::describe() const
 
 Result<std::shared_ptr<Engine>> Engine::create(const BackendProfile &profile)
 {
+    if (profile.kind == QLatin1String("kubernetes")) {
+        auto runtime = KubernetesRuntime::create(profile.kubernetes, profile.name);
+        if (!runtime)
+            return std::unexpected(runtime.error());
+        auto engine = std::make_shared<Engine>(*runtime);
+        engine->m_profile = profile;
+        return engine;
+    }
     if (profile.kind != QLatin1String("docker") && profile.kind != QLatin1String("docker-tls") &&
         profile.kind != QLatin1String("podman"))
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("Profile '%1': the %2 backend is not available in this build "
-                                   "(known: docker, podman, docker-tls)")
+                                   "(known: docker, podman, docker-tls, kubernetes)")
                         .arg(profile.name, profile.kind));
     auto ep = profile.endpoint();
     if (!ep)
@@ -409,11 +419,12 @@ Result<RuntimeInfo> Engine::ping()
             else if (kind == QLatin1String("docker-tls"))
                 e.message += QStringLiteral(" Check that dockerd listens there with --tlsverify "
                                             "and that the host and port are right.");
-            else
+            else if (kind != QLatin1String("kubernetes")) // its messages say what to check
                 e.message += QStringLiteral(" Start it (`sudo dockerd &` or `sudo systemctl start "
                                             "docker`) and try again.");
         }
-        if (!e.message.startsWith(QLatin1String("Profile '")))
+        if (m_runtime->backend() != QLatin1String("kubernetes") &&
+            !e.message.startsWith(QLatin1String("Profile '")))
             e.message = QStringLiteral("Profile '%1': ").arg(m_profile.name) + e.message;
         return std::unexpected(e);
     }

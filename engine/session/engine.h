@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "runtime/kubernetesconfig.h"
 #include "runtime/runtime.h"
 #include "session/runtypes.h"
 #include "util/canceltoken.h"
@@ -34,8 +35,8 @@ struct BackendProfile
     QString certFile;      ///< overrides certPath's cert.pem when set (TLS)
     QString keyFile;       ///< overrides certPath's key.pem when set (TLS)
     bool tlsVerify = true; ///< verify the server's certificate (DOCKER_TLS_VERIFY)
-    /// Settings of other kinds kept as they are on load and save ("kubeconfig", "context",
-    /// "namespace" for kind "kubernetes").
+    KubernetesSettings kubernetes; ///< kind "kubernetes": cluster and pod settings
+    /// Stored settings this build does not model, kept as they are on load and save.
     QVariantMap options;
 
     /// The profile from the environment: DOCKER_HOST, DOCKER_CERT_PATH, DOCKER_TLS_VERIFY

@@ -57,8 +57,10 @@ void TestBackends::storeRoundTrip()
     BackendProfile kube;
     kube.name = QStringLiteral("cluster");
     kube.kind = QStringLiteral("kubernetes");
-    kube.options.insert(QStringLiteral("kubeconfig"), QStringLiteral("/root/.kube/config"));
-    kube.options.insert(QStringLiteral("namespace"), QStringLiteral("sandboxes"));
+    kube.kubernetes.kubeconfig = QStringLiteral("/root/.kube/config");
+    kube.kubernetes.namespaceName = QStringLiteral("sandboxes");
+    kube.kubernetes.runtimeClassName = QStringLiteral("gvisor");
+    kube.options.insert(QStringLiteral("futureSetting"), 7); // kept though not modelled
     QVERIFY_RESULT(store.save(kube));
     store.setCurrentName(QStringLiteral("build server"));
 
@@ -74,9 +76,11 @@ void TestBackends::storeRoundTrip()
     QCOMPARE(found->tlsVerify, false);
     auto k = other.find(QStringLiteral("cluster"));
     QVERIFY_RESULT(k);
-    QCOMPARE(k->options.value(QStringLiteral("namespace")).toString(), QStringLiteral("sandboxes"));
-    QCOMPARE(k->options.value(QStringLiteral("kubeconfig")).toString(),
-             QStringLiteral("/root/.kube/config"));
+    QCOMPARE(k->kubernetes.namespaceName, QStringLiteral("sandboxes"));
+    QCOMPARE(k->kubernetes.kubeconfig, QStringLiteral("/root/.kube/config"));
+    QCOMPARE(k->kubernetes.runtimeClassName, QStringLiteral("gvisor"));
+    QVERIFY(k->kubernetes.context.isEmpty());
+    QCOMPARE(k->options.value(QStringLiteral("futureSetting")).toInt(), 7);
 
     // Edit in place, then remove; the current profile falls back to Local Docker.
     tls.uri = QStringLiteral("tcp://other.example:2376");

@@ -156,8 +156,8 @@ void TestBackendProfiles::kubernetesFields()
     auto saved = BackendProfileStore(storePath()).find(u"cluster"_s);
     QVERIFY(saved);
     QCOMPARE(saved->kind, u"kubernetes"_s);
-    QCOMPARE(saved->options.value(u"context"_s).toString(), u"kind-dev"_s);
-    QCOMPARE(saved->options.value(u"namespace"_s).toString(), u"sandboxes"_s);
+    QCOMPARE(saved->kubernetes.context, u"kind-dev"_s);
+    QCOMPARE(saved->kubernetes.namespaceName, u"sandboxes"_s);
 }
 
 void TestBackendProfiles::testConnection_data()
