@@ -83,6 +83,59 @@ services() {
     die "dockerd did not answer /_ping within 30 s"
 }
 
+# --- podman (second local backend) -----------------------------------------------------
+PODMAN_SOCK=/run/podman/podman.sock
+PODMAN_LOG=/var/log/sandbox-studio-podman.log
+
+podman_answers() {
+    curl -sf --max-time 3 --unix-socket "$PODMAN_SOCK" http://d/_ping >/dev/null 2>&1
+}
+
+# Rootful podman with runc and cgroupfs (crun fails on this hybrid cgroup v1 host) and
+# default ulimits the host's hard limits allow (PLATFORM.md). Written only when absent.
+podman_service() {
+    command -v podman >/dev/null || apt_install podman
+    # Sandboxes run with an init process (HostConfig.Init): podman's is catatonit.
+    apt_install catatonit
+    if [[ ! -f /etc/containers/containers.conf ]]; then
+        mkdir -p /etc/containers
+        cat >/etc/containers/containers.conf <<'CONF'
+# Written by Sandbox Studio's studio.sh (PLATFORM.md: runc, cgroupfs, ulimits).
+[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
+
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+CONF
+        log "wrote /etc/containers/containers.conf (runc, cgroupfs, default ulimits)"
+    fi
+    if podman_answers; then
+        log "podman service is running ($PODMAN_SOCK)"
+    else
+        mkdir -p /run/podman
+        log "starting the podman service (log: $PODMAN_LOG)"
+        nohup podman system service --time=0 "unix://$PODMAN_SOCK" >>"$PODMAN_LOG" 2>&1 &
+        for _ in $(seq 1 60); do
+            podman_answers && break
+            sleep 0.5
+        done
+        podman_answers || { tail -20 "$PODMAN_LOG" >&2 || true; die "the podman service did not answer /_ping within 30 s"; }
+        log "podman answers /_ping"
+    fi
+}
+
+# The language images the test suite needs, copied from dockerd into podman's storage
+# when podman lacks them (there is no registry to pull from).
+podman_images() {
+    local ref
+    for ref in "$@"; do
+        podman image exists "$ref" && continue
+        log "loading $ref into podman (docker save | podman load)"
+        docker save "$ref" | podman load -q >/dev/null || die "could not load $ref into podman"
+    done
+}
+
 # --- toolchain --------------------------------------------------------------------------
 native_toolchain() {
     [[ "${SANDBOX_STUDIO_BUILDROOT:-auto}" == "always" ]] && return 1
@@ -138,11 +191,14 @@ setup() {
 }
 
 case "${1:-}" in
-    services) services ;;
+    services) services; podman_service ;;
     build) toolchain; build ;;
     launch)
         # The Python image is enough to start; others are built when first needed.
         setup python
+        # The backend picker offers Local Podman too: its service and the Python image.
+        podman_service
+        podman_images "$("${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images ref python)"
         "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" reap >/dev/null || true
         if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
             die "no display (DISPLAY is not set): run this from a desktop session, or try 'xvfb-run ./studio.sh launch'"
@@ -157,6 +213,16 @@ case "${1:-}" in
     test)
         setup python javascript r cpp go java
         mcp_clients
+        # The other backends' suites: Podman (its service, the images copied from dockerd)
+        # and Docker over mutual TLS (a second dockerd with certificates made this run).
+        podman_service
+        refs=()
+        for lang in python javascript r cpp go java; do
+            refs+=("$("${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images ref "$lang")")
+        done
+        podman_images "${refs[@]}"
+        tests/fixtures/tls-dockerd/tls-dockerd.sh start "${refs[@]}"
+        trap 'tests/fixtures/tls-dockerd/tls-dockerd.sh stop || true' EXIT
         log "running the test suite"
         "${RUN[@]}" ctest --preset "$PRESET" "${@:2}"
         ;;

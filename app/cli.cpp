@@ -8,6 +8,7 @@
 #include "mcp/mcphttpserver.h"
 #include "mcp/mcpserver.h"
 #include "mcp/mcpstdio.h"
+#include "session/backendprofiles.h"
 #include "session/engine.h"
 #include "session/notebook.h"
 #include "session/pool.h"
@@ -114,17 +115,45 @@ QString languageFromExtension(const QString &file)
     return {};
 }
 
+/// The engine of a backend profile: --backend NAME (a stored profile, or a kind: docker,
+/// podman, docker-tls, kubernetes), else $SANDBOX_STUDIO_BACKEND, else the Docker
+/// environment (DOCKER_HOST, DOCKER_CERT_PATH, DOCKER_TLS_VERIFY). --host and
+/// --tls-cert-path override the profile's endpoint and certificate folder; the kubeconfig
+/// options given override a Kubernetes profile's.
 Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString &host,
+                                           const QString &certPath = {},
                                            const KubernetesSettings &kube = {})
 {
+    QString name = backend;
+    if (name.isEmpty())
+        name = qEnvironmentVariable("SANDBOX_STUDIO_BACKEND");
     BackendProfile profile = BackendProfile::fromEnvironment();
-    if (!backend.isEmpty())
-        profile.kind = backend;
+    if (!name.isEmpty()) {
+        auto found = BackendProfileStore().find(name);
+        if (!found) {
+            Error e = found.error();
+            e.code = ErrorCode::InvalidArgument; // a usage error: exit 2
+            return std::unexpected(e);
+        }
+        profile = *found;
+    }
     if (!host.isEmpty())
         profile.uri = host;
+    if (!certPath.isEmpty()) {
+        profile.certPath = certPath;
+        profile.caFile.clear();
+        profile.certFile.clear();
+        profile.keyFile.clear();
+        if (profile.kind == QLatin1String("docker"))
+            profile.kind = QStringLiteral("docker-tls");
+    }
     if (profile.kind == QLatin1String("kubernetes")) {
-        profile.name = QStringLiteral("command line");
-        profile.kubernetes = kube;
+        if (!kube.kubeconfig.isEmpty())
+            profile.kubernetes.kubeconfig = kube.kubeconfig;
+        if (!kube.context.isEmpty())
+            profile.kubernetes.context = kube.context;
+        if (!kube.namespaceName.isEmpty())
+            profile.kubernetes.namespaceName = kube.namespaceName;
     }
     return Engine::create(profile);
 }
@@ -174,8 +203,11 @@ int cmdRun(const QStringList &args)
          QStringLiteral("url")},
         {QStringLiteral("no-host-ca"),
          QStringLiteral("Do not give sandboxes with network the host's CA certificates")},
-        {QStringLiteral("backend"), QStringLiteral("docker (default), docker-tls or kubernetes"),
-         QStringLiteral("kind")},
+        {QStringLiteral("backend"),
+         QStringLiteral("Backend profile name, or docker, podman, docker-tls, kubernetes "
+                        "(default: $SANDBOX_STUDIO_BACKEND, else DOCKER_HOST or the local "
+                        "Docker)"),
+         QStringLiteral("name")},
         {QStringLiteral("kubeconfig"),
          QStringLiteral("Kubernetes: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, "
                         "in-cluster)"),
@@ -185,8 +217,12 @@ int cmdRun(const QStringList &args)
         {QStringLiteral("namespace"), QStringLiteral("Kubernetes: namespace of the sandbox pods"),
          QStringLiteral("name")},
         {QStringLiteral("host"),
-         QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
+         QStringLiteral("Engine endpoint, e.g. unix:///run/podman/podman.sock, "
+                        "tcp://HOST:2376"),
          QStringLiteral("uri")},
+        {QStringLiteral("tls-cert-path"),
+         QStringLiteral("Folder with ca.pem, cert.pem, key.pem for mutual TLS"),
+         QStringLiteral("dir")},
         {QStringLiteral("std"),
          QStringLiteral("Language standard, e.g. c++17, c++20 (default), c++23"),
          QStringLiteral("standard")},
@@ -314,8 +350,8 @@ int cmdRun(const QStringList &args)
     kube.kubeconfig = p.value(QStringLiteral("kubeconfig"));
     kube.context = p.value(QStringLiteral("context"));
     kube.namespaceName = p.value(QStringLiteral("namespace"));
-    auto engine =
-        engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")), kube);
+    auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")),
+                             p.value(QStringLiteral("tls-cert-path")), kube);
     if (!engine)
         return reportError(engine.error(), json);
     RunObserver obs;
@@ -1050,6 +1086,8 @@ QString cliUsage()
         "  images pull REF            pull an image from its registry (with progress)\n"
         "  images prune               remove images of recipes that changed since\n"
         "  doctor                     check the container engine and the images\n"
+        "  backends list|test [NAME]  backend profiles (docker, podman, docker-tls, saved ones)\n"
+        "  backends add NAME --kind K [--host URI] [--tls-cert-path DIR] | remove NAME\n"
         "  reap                       remove sandboxes left by crashed processes\n"
         "  deps list|clear [--language L]  cached dependency volumes (clear removes them)\n"
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
@@ -1064,7 +1102,78 @@ QString cliUsage()
         "  -h, --help                 show this help\n"
         "  -v, --version              show the version\n"
         "  --no-zygote                warm pool sandboxes keep no preloaded interpreter: every\n"
-        "                             run starts a fresh one (also for the GUI)\n");
+        "                             run starts a fresh one (also for the GUI)\n"
+        "\n"
+        "Every command uses $SANDBOX_STUDIO_BACKEND (a profile name or docker, podman,\n"
+        "docker-tls) when set, else DOCKER_HOST/DOCKER_CERT_PATH/DOCKER_TLS_VERIFY.\n");
+}
+
+/// backends list | test [NAME] | add NAME --kind K [--host URI] [--tls-cert-path DIR]
+/// [--no-tls-verify] | remove NAME: the profiles the GUI's picker shows.
+int cmdBackends(const QStringList &args)
+{
+    const QString sub = args.value(0);
+    BackendProfileStore store;
+    QTextStream out(stdout);
+    if (sub == QLatin1String("list")) {
+        const QString current = store.currentName();
+        for (const BackendProfile &p : store.profiles())
+            out << (p.name == current ? "* " : "  ") << p.name.leftJustified(28)
+                << p.kind.leftJustified(12) << p.endpointDisplay() << Qt::endl;
+        return 0;
+    }
+    if (sub == QLatin1String("test")) {
+        auto engine = engineFrom(args.value(1), {});
+        if (!engine)
+            return reportError(engine.error(), false);
+        auto info = (*engine)->ping();
+        if (!info)
+            return reportError(info.error(), false);
+        out << (*engine)->profile().name << ": " << info->name << ' ' << info->version << " (API "
+            << info->apiVersion << ") at " << (*engine)->runtime().endpointDisplay() << Qt::endl;
+        return 0;
+    }
+    if (sub == QLatin1String("add")) {
+        QCommandLineParser p;
+        p.addPositionalArgument(QStringLiteral("name"), QStringLiteral("Profile name"));
+        p.addOptions(
+            {{QStringLiteral("kind"), QStringLiteral("docker, podman or docker-tls"),
+              QStringLiteral("kind")},
+             {QStringLiteral("host"), QStringLiteral("Endpoint URI"), QStringLiteral("uri")},
+             {QStringLiteral("tls-cert-path"),
+              QStringLiteral("Folder with ca.pem, cert.pem, key.pem"), QStringLiteral("dir")},
+             {QStringLiteral("no-tls-verify"),
+              QStringLiteral("Do not verify the server's certificate")}});
+        if (!p.parse(QStringList{QStringLiteral("backends")} + args.mid(1)) ||
+            p.positionalArguments().size() != 1) {
+            err() << "usage: sandbox-studio backends add NAME --kind K [--host URI] "
+                     "[--tls-cert-path DIR] [--no-tls-verify]"
+                  << Qt::endl;
+            return ExitUsage;
+        }
+        BackendProfile profile;
+        profile.name = p.positionalArguments().value(0);
+        profile.kind = p.value(QStringLiteral("kind"));
+        profile.uri = p.value(QStringLiteral("host"));
+        profile.certPath = p.value(QStringLiteral("tls-cert-path"));
+        profile.tlsVerify = !p.isSet(QStringLiteral("no-tls-verify"));
+        if (auto saved = store.save(profile); !saved) {
+            reportError(saved.error(), false);
+            return ExitUsage;
+        }
+        return 0;
+    }
+    if (sub == QLatin1String("remove")) {
+        if (auto removed = store.remove(args.value(1)); !removed) {
+            reportError(removed.error(), false);
+            return ExitUsage;
+        }
+        return 0;
+    }
+    err() << "usage: sandbox-studio backends list | test [NAME] | add NAME --kind K ... | "
+             "remove NAME"
+          << Qt::endl;
+    return ExitUsage;
 }
 
 int runCli(const QStringList &argsIn)
@@ -1090,6 +1199,8 @@ int runCli(const QStringList &argsIn)
         return cmdDeps(rest);
     if (cmd == QLatin1String("mcp"))
         return cmdMcp(rest);
+    if (cmd == QLatin1String("backends"))
+        return cmdBackends(rest);
     err() << "sandbox-studio: unknown command '" << cmd << "'\n\n" << cliUsage();
     return ExitUsage;
 }

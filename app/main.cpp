@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // sandbox-studio: the desktop application by default; headless subcommands otherwise.
 #include "cli.h"
+#include "session/backendprofiles.h"
 #include "session/engine.h"
 
 #include <QCoreApplication>
@@ -30,7 +31,7 @@ bool isHeadlessCommand(const QString &arg)
     static const QStringList commands = {
         QStringLiteral("run"),  QStringLiteral("images"), QStringLiteral("doctor"),
         QStringLiteral("reap"), QStringLiteral("bench"),  QStringLiteral("deps"),
-        QStringLiteral("mcp"),
+        QStringLiteral("mcp"),  QStringLiteral("backends"),
     };
     return commands.contains(arg);
 }
@@ -160,6 +161,10 @@ int main(int argc, char *argv[])
         profile.kind =
             profile.certPath.isEmpty() ? QStringLiteral("docker") : QStringLiteral("docker-tls");
     }
+    // A profile picked in the backend picker (Run ▸ Backend Profiles) wins over both.
+    if (const sandbox::BackendProfileStore profiles; profiles.hasCurrentName())
+        if (auto picked = profiles.find(profiles.currentName()))
+            profile = *picked;
     auto engine = sandbox::Engine::create(profile);
     MainWindow window(engine ? *engine : nullptr);
     if (!engine)

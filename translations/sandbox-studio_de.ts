@@ -264,6 +264,189 @@
     </message>
 </context>
 <context>
+    <name>BackendProfileDialog</name>
+    <message>
+        <source>Backend Profiles</source>
+        <translation>Backend-Profile</translation>
+    </message>
+    <message>
+        <source>Profiles</source>
+        <translation>Profile</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Docker (local socket or DOCKER_HOST)</source>
+        <translation>Docker (lokaler Socket oder DOCKER_HOST)</translation>
+    </message>
+    <message>
+        <source>Podman (API socket)</source>
+        <translation>Podman (API-Socket)</translation>
+    </message>
+    <message>
+        <source>Remote Docker over mutual TLS</source>
+        <translation>Entferntes Docker über gegenseitiges TLS</translation>
+    </message>
+    <message>
+        <source>Kubernetes</source>
+        <translation>Kubernetes</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Kind:</source>
+        <translation>&amp;Art:</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoint:</source>
+        <translation>&amp;Endpunkt:</translation>
+    </message>
+    <message>
+        <source>Choose a folder</source>
+        <translation>Ordner wählen</translation>
+    </message>
+    <message>
+        <source>Choose a file</source>
+        <translation>Datei wählen</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>folder with ca.pem, cert.pem, key.pem (DOCKER_CERT_PATH)</source>
+        <translation>Ordner mit ca.pem, cert.pem, key.pem (DOCKER_CERT_PATH)</translation>
+    </message>
+    <message>
+        <source>default: ca.pem in the folder</source>
+        <translation>Standard: ca.pem im Ordner</translation>
+    </message>
+    <message>
+        <source>default: cert.pem in the folder</source>
+        <translation>Standard: cert.pem im Ordner</translation>
+    </message>
+    <message>
+        <source>default: key.pem in the folder</source>
+        <translation>Standard: key.pem im Ordner</translation>
+    </message>
+    <message>
+        <source>&amp;Verify the server&apos;s certificate (DOCKER_TLS_VERIFY)</source>
+        <translation>Zertifikat des Servers &amp;prüfen (DOCKER_TLS_VERIFY)</translation>
+    </message>
+    <message>
+        <source>Certificate &amp;folder:</source>
+        <translation>Zertifikats&amp;ordner:</translation>
+    </message>
+    <message>
+        <source>C&amp;A certificate:</source>
+        <translation>C&amp;A-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Client &amp;certificate:</source>
+        <translation>&amp;Client-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Client &amp;key:</source>
+        <translation>Client-&amp;Schlüssel:</translation>
+    </message>
+    <message>
+        <source>default: $KUBECONFIG or ~/.kube/config</source>
+        <translation>Standard: $KUBECONFIG oder ~/.kube/config</translation>
+    </message>
+    <message>
+        <source>default: current-context</source>
+        <translation>Standard: current-context</translation>
+    </message>
+    <message>
+        <source>default: the context&apos;s namespace</source>
+        <translation>Standard: der Namespace des Kontexts</translation>
+    </message>
+    <message>
+        <source>Kube&amp;config:</source>
+        <translation>Kube&amp;config:</translation>
+    </message>
+    <message>
+        <source>C&amp;ontext:</source>
+        <translation>K&amp;ontext:</translation>
+    </message>
+    <message>
+        <source>Na&amp;mespace:</source>
+        <translation>Na&amp;mespace:</translation>
+    </message>
+    <message>
+        <source>&amp;Test Connection</source>
+        <translation>Verbindung &amp;testen</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Built in: follows the environment (%1).</source>
+        <translation>Eingebaut: folgt der Umgebung (%1).</translation>
+    </message>
+    <message>
+        <source>default: DOCKER_HOST or unix:///var/run/docker.sock</source>
+        <translation>Standard: DOCKER_HOST oder unix:///var/run/docker.sock</translation>
+    </message>
+    <message>
+        <source>default: %1</source>
+        <translation>Standard: %1</translation>
+    </message>
+    <message>
+        <source>tcp://HOST:2376</source>
+        <translation>tcp://HOST:2376</translation>
+    </message>
+    <message>
+        <source>from the kubeconfig</source>
+        <translation>aus der kubeconfig</translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation>Neues Profil</translation>
+    </message>
+    <message>
+        <source>New profile %1</source>
+        <translation>Neues Profil %1</translation>
+    </message>
+    <message>
+        <source>Fill in the endpoint and certificates, then Save.</source>
+        <translation>Endpunkt und Zertifikate eintragen, dann Speichern.</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>Gespeichert.</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Verbinde mit %1…</translation>
+    </message>
+    <message>
+        <source>Connected: %1</source>
+        <translation>Verbunden: %1</translation>
+    </message>
+    <message>
+        <source> (endpoint %1)</source>
+        <translation> (Endpunkt %1)</translation>
+    </message>
+    <message>
+        <source>Profile &apos;%1&apos;: %2</source>
+        <translation>Profil „%1“: %2</translation>
+    </message>
+    <message>
+        <source>Certificate folder</source>
+        <translation>Zertifikatsordner</translation>
+    </message>
+</context>
+<context>
     <name>CodeEditor</name>
     <message>
         <source>Code editor</source>
@@ -705,30 +888,6 @@
         <translation>Container-Engine, die die Sandboxen ausführt</translation>
     </message>
     <message>
-        <source>Local Docker</source>
-        <translation>Lokales Docker</translation>
-    </message>
-    <message>
-        <source>Local Podman</source>
-        <translation>Lokales Podman</translation>
-    </message>
-    <message>
-        <source>Remote Docker (TLS)</source>
-        <translation>Entferntes Docker (TLS)</translation>
-    </message>
-    <message>
-        <source>Kubernetes</source>
-        <translation>Kubernetes</translation>
-    </message>
-    <message>
-        <source>%1 (not available yet)</source>
-        <translation>%1 (noch nicht verfügbar)</translation>
-    </message>
-    <message>
-        <source>%1 is not available yet.</source>
-        <translation>%1 ist noch nicht verfügbar.</translation>
-    </message>
-    <message>
         <source>&amp;Language:</source>
         <translation>&amp;Sprache:</translation>
     </message>
@@ -849,26 +1008,6 @@
         <translation>Die Sandbox-Engine konnte nicht gestartet werden: %1</translation>
     </message>
     <message>
-        <source>%1 is not reachable at %2 — start it (sudo dockerd, or sudo systemctl start docker) and press Retry.</source>
-        <translation>%1 ist unter %2 nicht erreichbar — starten Sie es (sudo dockerd oder sudo systemctl start docker) und wählen Sie „Erneut versuchen“.</translation>
-    </message>
-    <message>
-        <source>The TLS connection to %1 failed — check the CA, client certificate and key, then press Retry.</source>
-        <translation>Die TLS-Verbindung zu %1 ist fehlgeschlagen — prüfen Sie CA, Client-Zertifikat und Schlüssel und wählen Sie dann „Erneut versuchen“.</translation>
-    </message>
-    <message>
-        <source>%1 at %2 reported a problem: %3</source>
-        <translation>%1 unter %2 meldet ein Problem: %3</translation>
-    </message>
-    <message>
-        <source>%1 not available</source>
-        <translation>%1 nicht verfügbar</translation>
-    </message>
-    <message>
-        <source>%1 not reachable · %2</source>
-        <translation>%1 nicht erreichbar · %2</translation>
-    </message>
-    <message>
         <source>%1 at %2</source>
         <translation>%1 unter %2</translation>
     </message>
@@ -947,6 +1086,50 @@
     <message>
         <source>Notebook</source>
         <translation>Notizbuch</translation>
+    </message>
+    <message>
+        <source>&amp;Backend Profiles…</source>
+        <translation>&amp;Backend-Profile…</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>start the podman service (podman system service --time=0 unix:///run/podman/podman.sock)</source>
+        <translation>starten Sie den Podman-Dienst (podman system service --time=0 unix:///run/podman/podman.sock)</translation>
+    </message>
+    <message>
+        <source>check that dockerd listens there with --tlsverify</source>
+        <translation>prüfen Sie, dass dockerd dort mit --tlsverify lauscht</translation>
+    </message>
+    <message>
+        <source>start it (sudo dockerd, or sudo systemctl start docker)</source>
+        <translation>starten Sie es (sudo dockerd oder sudo systemctl start docker)</translation>
+    </message>
+    <message>
+        <source>%1 is not reachable at %2 (profile &apos;%3&apos;) — %4 and press Retry.</source>
+        <translation>%1 ist unter %2 nicht erreichbar (Profil „%3“) – %4 und klicken Sie auf Erneut versuchen.</translation>
+    </message>
+    <message>
+        <source>The TLS connection to %1 (profile &apos;%2&apos;) failed — check the CA, client certificate and key, then press Retry.</source>
+        <translation>Die TLS-Verbindung zu %1 (Profil „%2“) ist fehlgeschlagen – prüfen Sie CA, Client-Zertifikat und Schlüssel, dann klicken Sie auf Erneut versuchen.</translation>
+    </message>
+    <message>
+        <source>%1 at %2 (profile &apos;%3&apos;) reported a problem: %4</source>
+        <translation>%1 unter %2 (Profil „%3“) meldet ein Problem: %4</translation>
+    </message>
+    <message>
+        <source>%1 not available · %2</source>
+        <translation>%1 nicht verfügbar · %2</translation>
+    </message>
+    <message>
+        <source>%1 not reachable · %2 · %3</source>
+        <translation>%1 nicht erreichbar · %2 · %3</translation>
+    </message>
+    <message>
+        <source>Manage profiles…</source>
+        <translation>Profile verwalten…</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "aboutdialog.h"
 #include "artifactgallery.h"
 #include "claudedesktopdialog.h"
+#include "backendprofiledialog.h"
 #include "codeeditor.h"
 #include "enginebanner.h"
 #include "firstrundialog.h"
@@ -386,21 +387,17 @@ void MainWindow::createToolBar()
     // Sized for the available entry; the popup still shows the longer, disabled ones.
     m_backendPicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_backendPicker->setMinimumContentsLength(14);
-    m_backendPicker->addItem(tr("Local Docker"), u"docker"_s);
-    auto *model = qobject_cast<QStandardItemModel *>(m_backendPicker->model());
-    const QList<std::pair<QString, QString>> later{
-        {tr("Local Podman"), u"podman"_s},
-        {tr("Remote Docker (TLS)"), u"docker-tls"_s},
-        {tr("Kubernetes"), u"kubernetes"_s},
-    };
-    for (const auto &[name, kind] : later) {
-        m_backendPicker->addItem(tr("%1 (not available yet)").arg(name), kind);
-        if (QStandardItem *item = model ? model->item(m_backendPicker->count() - 1) : nullptr) {
-            item->setEnabled(false);
-            item->setToolTip(tr("%1 is not available yet.").arg(name));
+    populateBackendPicker();
+    connect(m_backendPicker, &QComboBox::activated, this, [this](int index) {
+        const QString name = m_backendPicker->itemData(index).toString();
+        if (name.isEmpty()) { // "Manage profiles…"
+            populateBackendPicker();
+            showBackendProfiles();
+            return;
         }
-    }
-    m_backendPicker->setCurrentIndex(0);
+        if (!m_engine || name != m_engine->profile().name)
+            selectBackend(name);
+    });
 
     const auto label = [this](const QString &text, QWidget *buddy) {
         auto *l = new QLabel(text, m_toolBar);
@@ -617,6 +614,9 @@ void MainWindow::createMenus()
     languages->addActions(m_languageActions);
     run->addSeparator();
     run->addAction(m_retryAction);
+    m_profilesAction = run->addAction(tr("&Backend Profiles…"));
+    m_profilesAction->setObjectName(u"backendProfilesAction"_s);
+    connect(m_profilesAction, &QAction::triggered, this, [this] { showBackendProfiles(); });
 
     // The notebook's own actions, in a menu that is there in notebook mode only.
     m_notebookMenu = menuBar()->addMenu(tr("&Notebook"));
@@ -915,6 +915,7 @@ void MainWindow::updateRunActions()
     m_runAction->setEnabled(!m_running && !notebook);
     m_stopAction->setEnabled(m_running && !m_stopping && !notebook);
     m_languagePicker->setEnabled(!m_running);
+    m_backendPicker->setEnabled(!m_running);
 }
 
 void MainWindow::runCode()
@@ -1097,7 +1098,9 @@ QString MainWindow::endpoint() const
 void MainWindow::retryEngine()
 {
     if (!m_engine) {
-        auto created = Engine::create(BackendProfile::fromEnvironment());
+        auto profile = m_profiles.find(m_profiles.currentName());
+        auto created =
+            profile ? Engine::create(*profile) : Engine::create(BackendProfile::fromEnvironment());
         if (!created) {
             showEngineProblem(created.error());
             Q_EMIT engineChecked(false);
@@ -1126,7 +1129,8 @@ void MainWindow::checkEngine()
     m_checking = true;
     m_banner->setChecking(true);
     m_retryAction->setEnabled(false);
-    m_backendStatus->setText(tr("Connecting to %1…").arg(endpoint().toHtmlEscaped()));
+    m_backendStatus->setText(
+        tr("Connecting to %1…").arg(m_engine->profile().describe().toHtmlEscaped()));
 
     auto future = QtConcurrent::run([engine = m_engine] { return engine->ping(); });
     future.then(this, [this](const Result<RuntimeInfo> &result) { onEngineChecked(result); });
@@ -1146,7 +1150,9 @@ void MainWindow::onEngineChecked(const Result<RuntimeInfo> &result)
     m_engineVersion = engineTitle(*result);
     m_banner->hide();
     m_backendStatus->setText(u"<span style=\"color:#2da44e\">●</span> "_s +
-                             tr("%1 · %2").arg(m_engineVersion, endpoint()).toHtmlEscaped());
+                             tr("%1 · %2 · %3")
+                                 .arg(m_engine->profile().name, m_engineVersion, endpoint())
+                                 .toHtmlEscaped());
     m_backendStatus->setToolTip(
         tr("%1 %2, API %3, %4").arg(result->name, result->version, result->apiVersion, result->os));
     Q_EMIT engineChecked(true);
@@ -1159,29 +1165,121 @@ void MainWindow::showEngineProblem(const sandbox::Error &error)
     const QString product =
         m_engine && m_engine->runtime().backend() == u"podman" ? u"Podman"_s : u"Docker"_s;
 
+    const QString kind = m_engine ? m_engine->runtime().backend() : QString();
+    const QString profile = m_engine ? m_engine->profile().name : m_profiles.currentName();
     QString headline;
     QString detail = error.detail;
     if (!m_engine) {
         headline = tr("The sandbox engine could not be started: %1").arg(error.message);
     } else if (error.code == ErrorCode::EngineUnreachable) {
-        headline = tr("%1 is not reachable at %2 — start it (sudo dockerd, or sudo systemctl "
-                      "start docker) and press Retry.")
-                       .arg(product, where);
+        const QString how =
+            kind == u"podman"_s ? tr("start the podman service (podman system service --time=0 "
+                                     "unix:///run/podman/podman.sock)")
+            : kind == u"docker-tls"_s ? tr("check that dockerd listens there with --tlsverify")
+                                      : tr("start it (sudo dockerd, or sudo systemctl start "
+                                           "docker)");
+        headline = tr("%1 is not reachable at %2 (profile '%3') — %4 and press Retry.")
+                       .arg(product, where, profile, how);
         if (detail.isEmpty())
             detail = error.message;
     } else if (error.code == ErrorCode::TlsError) {
-        headline = tr("The TLS connection to %1 failed — check the CA, client certificate and "
-                      "key, then press Retry.")
-                       .arg(where);
+        headline = tr("The TLS connection to %1 (profile '%2') failed — check the CA, client "
+                      "certificate and key, then press Retry.")
+                       .arg(where, profile);
+        detail = error.message + (error.detail.isEmpty() ? QString() : u"\n"_s + error.detail);
     } else {
-        headline = tr("%1 at %2 reported a problem: %3").arg(product, where, error.message);
+        headline = tr("%1 at %2 (profile '%3') reported a problem: %4")
+                       .arg(product, where, profile, error.message);
     }
     m_banner->showProblem(headline, detail);
 
-    const QString status = where.isEmpty() ? tr("%1 not available").arg(product)
-                                           : tr("%1 not reachable · %2").arg(product, where);
+    const QString status = where.isEmpty()
+                               ? tr("%1 not available · %2").arg(product, profile)
+                               : tr("%1 not reachable · %2 · %3").arg(product, profile, where);
     m_backendStatus->setText(u"<span style=\"color:#cf222e\">●</span> "_s + status.toHtmlEscaped());
     m_backendStatus->setToolTip(error.toString());
+}
+
+void MainWindow::populateBackendPicker()
+{
+    const QSignalBlocker block(m_backendPicker);
+    m_backendPicker->clear();
+    const QString current = m_engine ? m_engine->profile().name : m_profiles.currentName();
+    int selected = -1;
+    for (const BackendProfile &p : m_profiles.profiles()) {
+        m_backendPicker->addItem(p.name, p.name);
+        m_backendPicker->setItemData(m_backendPicker->count() - 1, p.describe(), Qt::ToolTipRole);
+        if (p.name == current)
+            selected = m_backendPicker->count() - 1;
+    }
+    if (selected < 0 && m_engine) {
+        // An engine from elsewhere (the environment, a test): listed under its own name.
+        m_backendPicker->insertItem(0, m_engine->profile().name, m_engine->profile().name);
+        selected = 0;
+    }
+    m_backendPicker->insertSeparator(m_backendPicker->count());
+    m_backendPicker->addItem(tr("Manage profiles…"), QString());
+    m_backendPicker->setCurrentIndex(qMax(0, selected));
+}
+
+bool MainWindow::selectBackend(const QString &name)
+{
+    if (m_running)
+        return false;
+    auto profile = m_profiles.find(name);
+    Result<std::shared_ptr<Engine>> created =
+        profile ? Engine::create(*profile)
+                : Result<std::shared_ptr<Engine>>(std::unexpected(profile.error()));
+    m_profiles.setCurrentName(name);
+    dropPool();
+    if (!created) {
+        m_engine.reset();
+        m_engineError = created.error();
+        m_notebook->setEngine(nullptr);
+        populateBackendPicker();
+        showEngineProblem(created.error());
+        Q_EMIT engineChecked(false);
+        return false;
+    }
+    m_engine = std::move(*created);
+    m_engineError.reset();
+    m_engineReachable = false;
+    m_notebook->setEngine(m_engine);
+    populateBackendPicker();
+    applyPoolSettings();
+    checkEngine();
+    return true;
+}
+
+BackendProfileDialog *MainWindow::showBackendProfiles()
+{
+    auto *dialog = findChild<BackendProfileDialog *>();
+    if (!dialog) {
+        dialog = new BackendProfileDialog(m_profiles, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &BackendProfileDialog::profilesChanged, this, [this] {
+            // The profile in use was edited (or removed): use what is stored now.
+            if (m_engine && !m_running &&
+                !BackendProfileStore::isBuiltIn(m_engine->profile().name)) {
+                const BackendProfile &used = m_engine->profile();
+                auto stored = m_profiles.find(used.name);
+                if (!stored || stored->uri != used.uri || stored->kind != used.kind ||
+                    stored->certPath != used.certPath || stored->caFile != used.caFile ||
+                    stored->certFile != used.certFile || stored->keyFile != used.keyFile ||
+                    stored->tlsVerify != used.tlsVerify ||
+                    stored->kubernetes.kubeconfig != used.kubernetes.kubeconfig ||
+                    stored->kubernetes.context != used.kubernetes.context ||
+                    stored->kubernetes.namespaceName != used.kubernetes.namespaceName) {
+                    selectBackend(stored ? used.name : m_profiles.currentName());
+                    return;
+                }
+            }
+            populateBackendPicker();
+        });
+    }
+    dialog->show();
+    dialog->raise();
+    return dialog;
 }
 
 void MainWindow::showAbout()

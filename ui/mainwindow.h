@@ -3,6 +3,7 @@
 
 #include "codeeditor.h"
 #include "outputconsole.h"
+#include "session/backendprofiles.h"
 #include "session/engine.h"
 #include "util/canceltoken.h"
 #include "util/error.h"
@@ -57,6 +58,18 @@ public:
 
     /// Why the engine could not be created (shown in the banner when engine is nullptr).
     void setEngineError(const sandbox::Error &error);
+
+    /// Switches to the backend profile named name (the picker does this): a new engine,
+    /// pool and notebook engine, then a connection check; remembered as the current
+    /// profile. Errors (unknown profile, bad endpoint) show in the banner, naming the
+    /// profile and the endpoint. Returns false when no engine could be made. Not while
+    /// a run is going (the picker is disabled then).
+    bool selectBackend(const QString &name);
+    /// The profile store the picker lists (shared with the CLI; tests point it elsewhere
+    /// with SANDBOX_STUDIO_PROFILES).
+    sandbox::BackendProfileStore &profileStore() { return m_profiles; }
+    /// Opens the Backend Profiles dialog (non-modal); the picker follows its changes.
+    class BackendProfileDialog *showBackendProfiles();
 
     CodeEditor *editor() const { return m_editor; }
     OutputConsole *console() const { return m_console; }
@@ -188,6 +201,8 @@ private:
     void cancelInBackground();
 
     QString endpoint() const;
+    /// Fills the backend picker from the store, selecting the current engine's profile.
+    void populateBackendPicker();
     QString draftPath(const QString &language) const;
     void loadDraftOrSample(const QString &language);
     void saveDraft();
@@ -201,6 +216,8 @@ private:
 
     std::shared_ptr<sandbox::Engine> m_engine;
     std::optional<sandbox::Error> m_engineError;
+    sandbox::BackendProfileStore m_profiles;
+    QAction *m_profilesAction = nullptr;
     QSettings *m_settings;
     QToolBar *m_toolBar = nullptr;
 

@@ -74,15 +74,81 @@ Error DockerRuntime::engineError(const HttpResponse &resp, const QString &what)
                  detail};
 }
 
-Result<RuntimeInfo> DockerRuntime::ping()
+Result<void> DockerRuntime::detectEngine()
 {
+    std::lock_guard lock(m_detectMutex);
+    if (m_detected)
+        return {};
     auto pong = m_http.request("GET", QStringLiteral("/_ping"), {}, {}, 5000);
     if (!pong)
         return std::unexpected(pong.error());
+    if (pong->status == 400 && pong->body.contains("HTTPS"))
+        return fail(ErrorCode::TlsError,
+                    QStringLiteral("%1 expects TLS: give its CA, client certificate and key "
+                                   "(DOCKER_CERT_PATH, DOCKER_TLS_VERIFY=1, or a docker-tls "
+                                   "profile)")
+                        .arg(endpointDisplay()),
+                    QString::fromUtf8(pong->body.trimmed()));
     if (!pong->ok())
         return std::unexpected(engineError(*pong, QStringLiteral("GET /_ping")));
     const bool podman = !pong->header("libpod-api-version").isEmpty();
     m_isPodman = podman;
+    if (podman) {
+        // libpod tree: rootless and cgroup version decide whether limits can apply.
+        const QString path = QStringLiteral("/v4.0.0/libpod/info");
+        auto info = m_http.request("GET", path, {}, {}, 10000);
+        if (!info)
+            return std::unexpected(info.error());
+        if (!info->ok())
+            return std::unexpected(engineError(*info, QStringLiteral("GET ") + path));
+        const json j = parse(info->body);
+        if (j.is_object() && j.contains("host") && j["host"].is_object()) {
+            const json &host = j["host"];
+            m_cgroupVersion = jsonString(host, "cgroupVersion");
+            if (host.contains("security") && host["security"].is_object())
+                m_podmanRootless = host["security"].value("rootless", false);
+        }
+    }
+    m_detected = true;
+    return {};
+}
+
+QStringList DockerRuntime::podmanUnappliedLimits(bool rootless, const QString &cgroupVersion,
+                                                 const SandboxSpec &spec)
+{
+    if (!rootless || cgroupVersion != QLatin1String("v1"))
+        return {};
+    QStringList limits;
+    if (spec.memoryBytes > 0)
+        limits << QStringLiteral("memory %1 MiB").arg(spec.memoryBytes >> 20);
+    if (spec.nanoCpus > 0)
+        limits << QStringLiteral("CPU %1").arg(double(spec.nanoCpus) / 1e9);
+    if (spec.pidsLimit > 0)
+        limits << QStringLiteral("processes %1").arg(spec.pidsLimit);
+    if (limits.isEmpty())
+        return {};
+    return {QStringLiteral("limits not applied: %1 (rootless Podman on a cgroup v1 host cannot "
+                           "set resource limits; run Podman rootful or on cgroup v2)")
+                .arg(limits.join(QStringLiteral(", ")))};
+}
+
+QStringList DockerRuntime::unappliedLimits(const SandboxSpec &spec)
+{
+    if (!detectEngine() || !m_isPodman)
+        return {};
+    std::lock_guard lock(m_detectMutex);
+    return podmanUnappliedLimits(m_podmanRootless, m_cgroupVersion, spec);
+}
+
+Result<RuntimeInfo> DockerRuntime::ping()
+{
+    {
+        std::lock_guard lock(m_detectMutex);
+        m_detected = false; // the engine behind a socket may have changed
+    }
+    if (auto d = detectEngine(); !d)
+        return std::unexpected(d.error());
+    const bool podman = m_isPodman;
     auto ver = m_http.request("GET", api(QStringLiteral("/version")), {}, {}, 5000);
     if (!ver)
         return std::unexpected(ver.error());
@@ -156,21 +222,34 @@ QByteArray DockerRuntime::createBody(const SandboxSpec &spec) const
     host["ReadonlyRootfs"] = spec.readOnlyRoot;
     host["CapDrop"] = json::array({"ALL"});
     host["SecurityOpt"] = json::array({"no-new-privileges"});
-    if (spec.memoryBytes > 0) {
+    // A rootless Podman on cgroup v1 cannot apply these: left out, and said in the run's
+    // notes (unappliedLimits), rather than passed on to be ignored or refused.
+    QString cgroupVersion;
+    {
+        std::lock_guard lock(m_detectMutex);
+        cgroupVersion = m_cgroupVersion;
+    }
+    const bool limitsApply =
+        !m_isPodman || podmanUnappliedLimits(m_podmanRootless, cgroupVersion, spec).isEmpty();
+    if (spec.memoryBytes > 0 && limitsApply) {
         host["Memory"] = spec.memoryBytes;
         host["MemorySwap"] = spec.memoryBytes; // no swap beyond the limit
     }
-    if (spec.nanoCpus > 0)
+    // NanoCpus alone: Podman rejects it together with CpuPeriod/CpuQuota.
+    if (spec.nanoCpus > 0 && limitsApply)
         host["NanoCpus"] = spec.nanoCpus;
-    if (spec.pidsLimit > 0)
+    if (spec.pidsLimit > 0 && limitsApply)
         host["PidsLimit"] = spec.pidsLimit;
     // tmpfs mounts are noexec,nosuid,nodev unless told otherwise. The work directory must
     // allow exec (compiled programs, the agent). dockerd needs uid/gid for a non-root user
-    // to write there; podman 4.3 rejects uid=/gid= and honours mode=1777 (PLATFORM.md).
+    // to write there; podman 4.3 rejects uid=/gid= ("unknown mount option"), and where the
+    // image has the directory (our images' WORKDIR) its tmpfs copy-up gives the tmpfs the
+    // image directory's root:root 0755, mode=1777 notwithstanding: Podman's "U" option
+    // chowns the tmpfs to the container's user instead (PLATFORM.md, checked on 4.3.1).
     const QString uid = spec.user.section(u':', 0, 0);
     const QString gid =
         spec.user.section(u':', 1, 1).isEmpty() ? uid : spec.user.section(u':', 1, 1);
-    QString owner = m_isPodman ? QStringLiteral("mode=1777")
+    QString owner = m_isPodman ? QStringLiteral("mode=0700,U")
                                : QStringLiteral("uid=%1,gid=%2,mode=0700").arg(uid, gid);
     json tmpfs;
     tmpfs[s(spec.workDir)] =
@@ -199,6 +278,9 @@ QByteArray DockerRuntime::createBody(const SandboxSpec &spec) const
 
 Result<QString> DockerRuntime::create(const SandboxSpec &spec)
 {
+    // The body differs between Docker and Podman (tmpfs options, limits): know which.
+    if (auto d = detectEngine(); !d)
+        return std::unexpected(d.error());
     QString path = api(QStringLiteral("/containers/create"));
     if (!spec.name.isEmpty())
         path += QStringLiteral("?name=") + enc(spec.name);
@@ -211,6 +293,10 @@ Result<QString> DockerRuntime::create(const SandboxSpec &spec)
         e.message = QStringLiteral("The image %1 is not available on %2. Build it with "
                                    "`sandbox-studio images build` or pick another image.")
                         .arg(spec.image, endpointDisplay());
+        if (m_isPodman) // Podman keeps its own image store
+            e.message += QStringLiteral(" Podman has its own images: copy it from Docker with "
+                                        "`docker save %1 | podman load`.")
+                             .arg(spec.image);
         return std::unexpected(e);
     }
     if (!resp->ok())
@@ -275,6 +361,11 @@ Result<int> DockerRuntime::execExitCode(const QString &execId)
         auto inspected = m_http.request("GET", inspectPath, {}, {}, 10000);
         if (!inspected)
             return std::unexpected(inspected.error());
+        if (inspected->status == 404 && m_isPodman)
+            return fail(ErrorCode::NotFound,
+                        QStringLiteral("Podman no longer knows the exec session (it removes "
+                                       "them 5 minutes after they exit)"),
+                        QStringLiteral("GET ") + inspectPath);
         if (!inspected->ok())
             return std::unexpected(engineError(*inspected, QStringLiteral("GET ") + inspectPath));
         const json j = parse(inspected->body);

@@ -6,6 +6,7 @@
 
 #include <QLoggingCategory>
 #include <atomic>
+#include <mutex>
 
 Q_DECLARE_LOGGING_CATEGORY(lcDocker)
 
@@ -14,6 +15,15 @@ namespace sandbox {
 /// Runtime over the Docker Engine API v1.41 (also spoken by Podman's compatible tree),
 /// reached over a unix socket or TCP with mutual TLS. Implements "Containers", "Exec" and
 /// "Images" sections of the Engine API; exec streams use hijacked connections.
+///
+/// Podman (PROTOCOLS.md "Podman") is told apart by /_ping's Libpod-API-Version header,
+/// checked before the first create. Differences handled: tmpfs owner options (mode=1777,
+/// podman rejects uid=/gid=); no seccomp= option is sent (Docker's takes JSON, Podman's a
+/// host path; both apply their default profile); NanoCpus alone, never with CpuPeriod/
+/// CpuQuota; no container wait or stats streams are used (libpod's differ); exec exit
+/// codes are inspected right after the stream ends (Podman drops exec sessions 5 minutes
+/// after exit); a rootless Podman on cgroup v1 cannot apply memory, CPU or pids limits,
+/// so they are left out of the create body and reported by unappliedLimits().
 class DockerRuntime : public Runtime
 {
 public:
@@ -25,6 +35,14 @@ public:
     QString endpointDisplay() const override { return m_http.endpoint().display(); }
 
     Result<RuntimeInfo> ping() override;
+    QStringList unappliedLimits(const SandboxSpec &spec) override;
+
+    /// The notes for spec's limits on a Podman host (libpod /info: rootless, cgroup
+    /// version "v1"/"v2"); empty where the host applies them.
+    static QStringList podmanUnappliedLimits(bool rootless, const QString &cgroupVersion,
+                                             const SandboxSpec &spec);
+    /// Whether this is Podman (after ping() or the first create()).
+    bool isPodman() const { return m_isPodman; }
     Result<bool> imageExists(const QString &ref) override;
     Result<QString> create(const SandboxSpec &spec) override;
     Result<void> start(const QString &id) override;
@@ -85,6 +103,10 @@ protected:
     /// Reads an exec's exit code once it stopped running (polls briefly).
     Result<int> execExitCode(const QString &execId);
 
+    /// Asks /_ping (once) whether this is Podman, and Podman's /info whether limits apply.
+    /// Errors: as ping().
+    Result<void> detectEngine();
+
     /// "/v1.41" + path.
     static QString api(const QString &path);
     /// Error for a non-2xx answer, with the engine's {"message"}.
@@ -93,6 +115,10 @@ protected:
     HttpClient m_http;
     QString m_backend;
     std::atomic<bool> m_isPodman{false};
+    std::atomic<bool> m_detected{false};
+    std::atomic<bool> m_podmanRootless{false};
+    QString m_cgroupVersion; ///< "v1" | "v2", Podman only; written once in detectEngine()
+    mutable std::mutex m_detectMutex;
 };
 
 } // namespace sandbox

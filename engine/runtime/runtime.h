@@ -206,6 +206,15 @@ public:
     /// the default bridge disabled). Errors: engine errors only.
     virtual Result<bool> networkExists(const QString &name) = 0;
 
+    /// Limits of spec that this engine's host cannot apply (a rootless Podman on cgroup v1
+    /// has no memory, CPU or pids control), one sentence each, for RunResult::notes: a
+    /// limit that is not applied is said, never silently dropped. Empty = all applied.
+    virtual QStringList unappliedLimits(const SandboxSpec &spec)
+    {
+        (void)spec;
+        return {};
+    }
+
     /// Whether a named volume exists. Errors: engine errors only (absent -> false).
     virtual Result<bool> volumeExists(const QString &name)
     {

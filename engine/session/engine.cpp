@@ -13,8 +13,10 @@
 #include "util/tarball.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QHostInfo>
 #include <QLoggingCategory>
 #include <QMimeDatabase>
@@ -392,9 +394,104 @@ BackendProfile BackendProfile::fromEnvironment()
     BackendProfile p;
     p.uri = qEnvironmentVariable("DOCKER_HOST");
     p.certPath = qEnvironmentVariable("DOCKER_CERT_PATH");
-    if (!p.certPath.isEmpty())
+    const bool verify = !qEnvironmentVariable("DOCKER_TLS_VERIFY").isEmpty();
+    if (verify && p.certPath.isEmpty())
+        p.certPath = QDir::home().filePath(QStringLiteral(".docker"));
+    p.tlsVerify = verify;
+    if (!p.certPath.isEmpty() || verify) {
         p.kind = QStringLiteral("docker-tls");
+        p.name = QStringLiteral("Docker over TLS (environment)");
+    }
     return p;
+}
+
+BackendProfile BackendProfile::localDocker()
+{
+    BackendProfile p = fromEnvironment();
+    if (p.kind == QLatin1String("docker"))
+        p.name = QStringLiteral("Local Docker");
+    return p;
+}
+
+BackendProfile BackendProfile::localPodman()
+{
+    BackendProfile p;
+    p.name = QStringLiteral("Local Podman");
+    p.kind = QStringLiteral("podman");
+    return p;
+}
+
+QString BackendProfile::defaultPodmanUri()
+{
+    const QString containerHost = qEnvironmentVariable("CONTAINER_HOST");
+    if (!containerHost.isEmpty())
+        return containerHost;
+    const QString rootful = QStringLiteral("/run/podman/podman.sock");
+    const QString runtimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (QFileInfo::exists(rootful) || ::geteuid() == 0 || runtimeDir.isEmpty())
+        return QStringLiteral("unix://") + rootful;
+    return QStringLiteral("unix://") + runtimeDir + QStringLiteral("/podman/podman.sock");
+}
+
+Result<Endpoint> BackendProfile::endpoint() const
+{
+    auto named = [&](Error e) {
+        e.message = QStringLiteral("Profile '%1': ").arg(name) + e.message;
+        return std::unexpected(e);
+    };
+    Result<Endpoint> ep;
+    if (kind == QLatin1String("docker")) {
+        ep = uri.isEmpty() ? Endpoint::fromUri(QStringLiteral("unix:///var/run/docker.sock"))
+                           : Endpoint::fromUri(uri, certPath, tlsVerify);
+    } else if (kind == QLatin1String("podman")) {
+        ep = Endpoint::fromUri(uri.isEmpty() ? defaultPodmanUri() : uri, certPath, tlsVerify);
+    } else if (kind == QLatin1String("docker-tls")) {
+        const QString host = uri.isEmpty() ? qEnvironmentVariable("DOCKER_HOST") : uri;
+        if (host.isEmpty())
+            return named(Error{ErrorCode::InvalidArgument,
+                               QStringLiteral("Docker over TLS needs a host (tcp://HOST:2376)"),
+                               {}});
+        if (host.startsWith(QLatin1String("unix://")) || host.startsWith(QLatin1String("http://")))
+            return named(Error{ErrorCode::InvalidArgument,
+                               QStringLiteral("Docker over TLS needs a tcp:// or https:// host, "
+                                              "not %1")
+                                   .arg(host),
+                               {}});
+        ep = Endpoint::fromUri(host, certPath, tlsVerify, true);
+    } else {
+        return named(Error{ErrorCode::InvalidArgument,
+                           QStringLiteral("The %1 backend has no Docker API endpoint").arg(kind),
+                           {}});
+    }
+    if (!ep)
+        return named(ep.error());
+    if (ep->isTls()) {
+        if (!caFile.isEmpty())
+            ep->caFile = caFile;
+        if (!certFile.isEmpty())
+            ep->certFile = certFile;
+        if (!keyFile.isEmpty())
+            ep->keyFile = keyFile;
+    }
+    if (auto checked = ep->checkFiles(); !checked)
+        return named(checked.error());
+    return ep;
+}
+
+QString BackendProfile::endpointDisplay() const
+{
+    if (kind == QLatin1String("kubernetes"))
+        return kubernetes.context.isEmpty() ? QStringLiteral("kubeconfig current-context")
+                                            : QStringLiteral("context ") + kubernetes.context;
+    auto ep = endpoint();
+    return ep ? ep->display() : uri;
+}
+
+QString BackendProfile::describe() const
+{
+    const QString where = endpointDisplay();
+    return where.isEmpty() ? QStringLiteral("Profile '%1'").arg(name)
+                           : QStringLiteral("Profile '%1' (%2)").arg(name, where);
 }
 
 Result<std::shared_ptr<Engine>> Engine::create(const BackendProfile &profile)
@@ -403,31 +500,52 @@ Result<std::shared_ptr<Engine>> Engine::create(const BackendProfile &profile)
         auto runtime = KubernetesRuntime::create(profile.kubernetes, profile.name);
         if (!runtime)
             return std::unexpected(runtime.error());
-        return std::make_shared<Engine>(*runtime);
+        auto engine = std::make_shared<Engine>(*runtime);
+        engine->m_profile = profile;
+        return engine;
     }
-    if (profile.kind != QLatin1String("docker") && profile.kind != QLatin1String("docker-tls"))
+    if (profile.kind != QLatin1String("docker") && profile.kind != QLatin1String("docker-tls") &&
+        profile.kind != QLatin1String("podman"))
         return fail(ErrorCode::InvalidArgument,
-                    QStringLiteral("The %1 backend is not available yet").arg(profile.kind));
-    auto ep = profile.uri.isEmpty()
-                  ? Endpoint::fromUri(QStringLiteral("unix:///var/run/docker.sock"))
-                  : Endpoint::fromUri(profile.uri, profile.certPath);
+                    QStringLiteral("Profile '%1': the %2 backend is not available in this build "
+                                   "(known: docker, podman, docker-tls, kubernetes)")
+                        .arg(profile.name, profile.kind));
+    auto ep = profile.endpoint();
     if (!ep)
         return std::unexpected(ep.error());
-    return std::make_shared<Engine>(std::make_shared<DockerRuntime>(*ep, profile.kind));
+    auto engine = std::make_shared<Engine>(std::make_shared<DockerRuntime>(*ep, profile.kind));
+    engine->m_profile = profile;
+    return engine;
 }
 
 Engine::Engine(std::shared_ptr<Runtime> runtime)
     : m_runtime(std::move(runtime))
-{}
+{
+    m_profile.kind = m_runtime->backend();
+    m_profile.name = m_runtime->backend();
+}
 
 Result<RuntimeInfo> Engine::ping()
 {
     auto info = m_runtime->ping();
-    if (!info && info.error().code == ErrorCode::EngineUnreachable &&
-        m_runtime->backend() != QLatin1String("kubernetes")) {
+    if (!info) {
         Error e = info.error();
-        e.message += QStringLiteral(" Start it (`sudo dockerd &` or `sudo systemctl start docker`) "
-                                    "and try again.");
+        if (e.code == ErrorCode::EngineUnreachable) {
+            const QString kind = m_runtime->backend();
+            if (kind == QLatin1String("podman"))
+                e.message += QStringLiteral(
+                    " Start the podman service (`./studio.sh services`, or `podman system service "
+                    "--time=0 unix:///run/podman/podman.sock &`) and try again.");
+            else if (kind == QLatin1String("docker-tls"))
+                e.message += QStringLiteral(" Check that dockerd listens there with --tlsverify "
+                                            "and that the host and port are right.");
+            else if (kind != QLatin1String("kubernetes")) // its messages say what to check
+                e.message += QStringLiteral(" Start it (`sudo dockerd &` or `sudo systemctl start "
+                                            "docker`) and try again.");
+        }
+        if (m_runtime->backend() != QLatin1String("kubernetes") &&
+            !e.message.startsWith(QLatin1String("Profile '")))
+            e.message = QStringLiteral("Profile '%1': ").arg(m_profile.name) + e.message;
         return std::unexpected(e);
     }
     return info;
@@ -557,6 +675,8 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
     }
     SandboxSpec spec =
         hardenedSpec(*lang, image, request.limits, *network, QStringLiteral("oneshot"));
+    for (const QString &n : m_runtime->unappliedLimits(spec))
+        note(n); // said, not silently dropped (rootless Podman on cgroup v1)
     QString depsVolume;
     QStringList depsLinks;
     if (plan->needsInstall()) {

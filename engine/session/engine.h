@@ -11,6 +11,7 @@
 #include <QFuture>
 #include <QHash>
 #include <QString>
+#include <QVariantMap>
 #include <memory>
 #include <mutex>
 
@@ -19,17 +20,42 @@ namespace sandbox {
 class SandboxPool;
 struct LanguageDescriptor;
 
-/// Which engine to talk to. Docker now; Podman, TLS Docker and Kubernetes later.
+/// Which engine to talk to, and how: a named profile the user picks (GUI picker, CLI
+/// `--backend`, MCP configuration). Stored by BackendProfileStore (session/backendprofiles.h).
+/// Kinds: "docker" (local socket or DOCKER_HOST), "podman" (its API socket, rootful
+/// /run/podman/podman.sock or rootless $XDG_RUNTIME_DIR/podman/podman.sock), "docker-tls"
+/// (tcp://host:2376 with mutual TLS, the Docker client's conventions), "kubernetes".
 struct BackendProfile
 {
     QString name = QStringLiteral("Local Docker");
     QString kind = QStringLiteral("docker"); ///< "docker" | "podman" | "docker-tls" | "kubernetes"
-    QString uri;                             ///< empty = kind's default (DOCKER_HOST, socket)
-    QString certPath;                        ///< DOCKER_CERT_PATH-style folder (TLS)
-    KubernetesSettings kubernetes;           ///< kind "kubernetes": cluster and pod settings
+    QString uri;           ///< unix:///PATH or tcp://HOST:PORT; empty = the kind's default
+    QString certPath;      ///< DOCKER_CERT_PATH-style folder with ca.pem, cert.pem, key.pem (TLS)
+    QString caFile;        ///< overrides certPath's ca.pem when set (TLS)
+    QString certFile;      ///< overrides certPath's cert.pem when set (TLS)
+    QString keyFile;       ///< overrides certPath's key.pem when set (TLS)
+    bool tlsVerify = true; ///< verify the server's certificate (DOCKER_TLS_VERIFY)
+    KubernetesSettings kubernetes; ///< kind "kubernetes": cluster and pod settings
+    /// Stored settings this build does not model, kept as they are on load and save.
+    QVariantMap options;
 
-    /// The profile from the environment: DOCKER_HOST etc., or the local socket.
+    /// The profile from the environment: DOCKER_HOST, DOCKER_CERT_PATH, DOCKER_TLS_VERIFY
+    /// (kind "docker-tls" when TLS is asked for), else the local Docker socket.
     static BackendProfile fromEnvironment();
+    /// Built-in profiles: "Local Docker" (fromEnvironment) and "Local Podman".
+    static BackendProfile localDocker();
+    static BackendProfile localPodman();
+    /// The default Podman socket: rootful /run/podman/podman.sock when it exists (or we
+    /// are root), else $XDG_RUNTIME_DIR/podman/podman.sock; CONTAINER_HOST wins when set.
+    static QString defaultPodmanUri();
+
+    /// The endpoint a Docker-API kind talks to, TLS files checked.
+    /// Errors: InvalidArgument (bad URI, missing certificate files, kind without one).
+    Result<Endpoint> endpoint() const;
+    /// "unix:///run/podman/podman.sock", "tcp://h:2376", for messages; "" when unknown.
+    QString endpointDisplay() const;
+    /// "Profile 'NAME' (ENDPOINT): " prefix for errors shown to people.
+    QString describe() const;
 };
 
 /// The engine's front door: the GUI, the CLI and the MCP server all run code through it.
@@ -37,10 +63,14 @@ struct BackendProfile
 class Engine
 {
 public:
-    /// Errors: InvalidArgument for an unsupported profile kind or a malformed URI.
+    /// Errors: InvalidArgument for an unsupported profile kind, a malformed URI or missing
+    /// certificate files (the message names the profile and the endpoint).
     static Result<std::shared_ptr<Engine>> create(const BackendProfile &profile);
 
     explicit Engine(std::shared_ptr<Runtime> runtime);
+
+    /// The profile this engine was created from (create() sets it).
+    const BackendProfile &profile() const { return m_profile; }
 
     Runtime &runtime() { return *m_runtime; }
     std::shared_ptr<Runtime> runtimePtr() { return m_runtime; }
@@ -92,6 +122,7 @@ private:
                                 const QStringList &notes, const QElapsedTimer &total);
 
     std::shared_ptr<Runtime> m_runtime;
+    BackendProfile m_profile;
     mutable std::mutex m_poolMutex;
     std::shared_ptr<SandboxPool> m_pool;
 };

@@ -2,6 +2,7 @@
 #include "endpoint.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QUrl>
 
 namespace sandbox {
@@ -14,7 +15,40 @@ QString Endpoint::display() const
     return QStringLiteral("tcp://%1:%2").arg(url.host()).arg(url.port(isTls() ? 2376 : 2375));
 }
 
-Result<Endpoint> Endpoint::fromUri(const QString &uri, const QString &certPath, bool tlsVerify)
+Result<void> Endpoint::checkFiles() const
+{
+    if (!isTls())
+        return {};
+    auto check = [&](const QString &file, const QString &what) -> Result<void> {
+        if (file.isEmpty())
+            return {};
+        const QFileInfo fi(file);
+        if (!fi.exists())
+            return fail(
+                ErrorCode::InvalidArgument,
+                QStringLiteral("The %1 %2 for %3 does not exist").arg(what, file, display()));
+        if (!fi.isReadable() || !fi.isFile())
+            return fail(ErrorCode::InvalidArgument,
+                        QStringLiteral("The %1 %2 for %3 is not a readable file")
+                            .arg(what, file, display()));
+        return {};
+    };
+    if (auto r = check(caFile, QStringLiteral("CA certificate")); !r)
+        return r;
+    if (auto r = check(certFile, QStringLiteral("client certificate")); !r)
+        return r;
+    if (auto r = check(keyFile, QStringLiteral("client key")); !r)
+        return r;
+    if (certFile.isEmpty() != keyFile.isEmpty())
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("Mutual TLS with %1 needs both a client certificate and its "
+                                   "key (cert.pem and key.pem)")
+                        .arg(display()));
+    return {};
+}
+
+Result<Endpoint> Endpoint::fromUri(const QString &uri, const QString &certPath, bool tlsVerify,
+                                   bool tls)
 {
     Endpoint ep;
     if (uri.startsWith(QLatin1String("unix://"))) {
@@ -34,16 +68,31 @@ Result<Endpoint> Endpoint::fromUri(const QString &uri, const QString &certPath, 
     if (url.host().isEmpty())
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("endpoint '%1' has no host").arg(uri));
-    const bool tls = scheme == QLatin1String("https") || !certPath.isEmpty();
-    const int port = url.port(tls ? 2376 : 2375);
+    if (scheme == QLatin1String("http") && (tls || !certPath.isEmpty()))
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("endpoint '%1' is plain HTTP but TLS certificates were given: "
+                                   "use tcp:// or https://")
+                        .arg(uri));
+    const bool useTls = scheme == QLatin1String("https") || tls || !certPath.isEmpty();
+    const int port = url.port(useTls ? 2376 : 2375);
     ep.baseUrl = QStringLiteral("%1://%2:%3")
-                     .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), url.host())
+                     .arg(useTls ? QStringLiteral("https") : QStringLiteral("http"), url.host())
                      .arg(port);
     if (!certPath.isEmpty()) {
         const QDir dir(certPath);
-        ep.caFile = dir.filePath(QStringLiteral("ca.pem"));
-        ep.certFile = dir.filePath(QStringLiteral("cert.pem"));
-        ep.keyFile = dir.filePath(QStringLiteral("key.pem"));
+        // The Docker client's file names; the CA may be missing when the system's trust
+        // store signs the server, and the client pair when the server does not ask for it.
+        auto present = [&](const char *name) {
+            const QString f = dir.filePath(QLatin1String(name));
+            return QFileInfo::exists(f) ? f : QString();
+        };
+        ep.caFile = present("ca.pem");
+        ep.certFile = present("cert.pem");
+        ep.keyFile = present("key.pem");
+        if (!QFileInfo(certPath).isDir())
+            return fail(ErrorCode::InvalidArgument,
+                        QStringLiteral("The certificate folder %1 for %2 does not exist")
+                            .arg(certPath, ep.display()));
     }
     ep.verifyPeer = tlsVerify;
     return ep;
@@ -58,7 +107,7 @@ Result<Endpoint> Endpoint::fromDockerEnvironment()
     const bool verify = !qEnvironmentVariable("DOCKER_TLS_VERIFY").isEmpty();
     if (certPath.isEmpty() && verify)
         certPath = QDir::home().filePath(QStringLiteral(".docker"));
-    return fromUri(host, certPath, verify || certPath.isEmpty());
+    return fromUri(host, certPath, verify, verify || !certPath.isEmpty());
 }
 
 } // namespace sandbox

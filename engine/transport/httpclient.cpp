@@ -5,6 +5,7 @@
 #include <cstring>
 #include <curl/curl.h>
 #include <mutex>
+#include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -114,6 +115,49 @@ HttpClient::HttpClient(Endpoint endpoint)
     : m_endpoint(std::move(endpoint))
 {}
 
+namespace {
+
+/// A TLS failure in words: which side refused what, naming the endpoint.
+Error tlsError(CURLcode code, const QString &detail, const Endpoint &ep)
+{
+    const QString d = detail.toLower();
+    QString why;
+    if (d.contains(QLatin1String("wrong version number")) ||
+        d.contains(QLatin1String("packet length too long")) ||
+        d.contains(QLatin1String("record layer failure")) ||
+        d.contains(QLatin1String("http request")))
+        why = QStringLiteral("it does not speak TLS (a plain-HTTP endpoint? use tcp:// without "
+                             "certificates for those, port 2375)");
+    else if (code == CURLE_PEER_FAILED_VERIFICATION ||
+             d.contains(QLatin1String("certificate verify failed")) ||
+             d.contains(QLatin1String("self-signed")) || d.contains(QLatin1String("self signed")))
+        why =
+            QStringLiteral("its certificate is not signed by the CA given (%1): wrong CA?")
+                .arg(ep.caFile.isEmpty() ? QStringLiteral("the system's trust store") : ep.caFile);
+    else if (d.contains(QLatin1String("certificate required")) ||
+             (ep.certFile.isEmpty() && (d.contains(QLatin1String("handshake failure")) ||
+                                        d.contains(QLatin1String("bad certificate")))))
+        why = QStringLiteral("it requires a client certificate and none was given (cert.pem and "
+                             "key.pem in the certificate folder)");
+    else if (d.contains(QLatin1String("unknown ca")) ||
+             d.contains(QLatin1String("bad certificate")) ||
+             d.contains(QLatin1String("certificate unknown")) ||
+             d.contains(QLatin1String("decrypt error")))
+        why = QStringLiteral("it refused the client certificate %1 (signed by another CA?)")
+                  .arg(ep.certFile);
+    else if (code == CURLE_SSL_CERTPROBLEM)
+        why = QStringLiteral("the client certificate or key could not be loaded (%1, %2)")
+                  .arg(ep.certFile, ep.keyFile);
+    else if (code == CURLE_SSL_CACERT_BADFILE)
+        why = QStringLiteral("the CA file %1 could not be read").arg(ep.caFile);
+    else
+        why = QStringLiteral("check the CA, the client certificate and the key");
+    return Error{ErrorCode::TlsError,
+                 QStringLiteral("TLS with %1 failed: %2").arg(ep.display(), why), detail};
+}
+
+} // namespace
+
 Error HttpClient::transportError(int curlCode, const char *errorBuffer, const Endpoint &ep,
                                  const QString &what)
 {
@@ -136,10 +180,17 @@ Error HttpClient::transportError(int curlCode, const char *errorBuffer, const En
     case CURLE_SSL_ISSUER_ERROR:
     case CURLE_SSL_CRL_BADFILE:
     case CURLE_USE_SSL_FAILED:
-        return Error{ErrorCode::TlsError,
-                     QStringLiteral("TLS with %1 failed: check the CA, client certificate and key")
-                         .arg(ep.display()),
-                     detail};
+        return tlsError(code, detail, ep);
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+        // TLS 1.3 servers refuse a client certificate after the handshake: the refusal
+        // arrives as an alert on the first read.
+        if (ep.isTls() && (detail.contains(QLatin1String("alert")) ||
+                           detail.contains(QLatin1String("SSL_read")) ||
+                           detail.contains(QLatin1String("SSL_write"))))
+            return tlsError(code, detail, ep);
+        return Error{ErrorCode::IoError,
+                     QStringLiteral("The connection to %1 broke off").arg(ep.display()), detail};
     case CURLE_OPERATION_TIMEDOUT:
         return Error{
             ErrorCode::Timeout,
@@ -148,8 +199,6 @@ Error HttpClient::transportError(int curlCode, const char *errorBuffer, const En
     case CURLE_ABORTED_BY_CALLBACK:
         return Error{ErrorCode::Cancelled, QStringLiteral("Cancelled"), detail};
     case CURLE_GOT_NOTHING:
-    case CURLE_RECV_ERROR:
-    case CURLE_SEND_ERROR:
     case CURLE_PARTIAL_FILE:
         return Error{ErrorCode::IoError,
                      QStringLiteral("The connection to %1 broke off").arg(ep.display()), detail};
@@ -306,8 +355,29 @@ public:
 
     Result<void> closeWrite() override
     {
-        if (m_tls)
-            return fail(ErrorCode::ProtocolError, QStringLiteral("cannot half-close a TLS stream"));
+        if (m_tls) {
+            // The Docker client's CloseWrite on TLS: send close_notify and keep reading;
+            // dockerd sees EOF on stdin and still sends the rest of the output.
+            curl_tlssessioninfo *info = nullptr;
+            if (curl_easy_getinfo(m_c->h, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || !info ||
+                info->backend != CURLSSLBACKEND_OPENSSL || !info->internals)
+                return fail(ErrorCode::ProtocolError,
+                            QStringLiteral("cannot half-close this TLS stream (libcurl is not "
+                                           "built with OpenSSL)"));
+            SSL *ssl = static_cast<SSL *>(info->internals);
+            for (int attempt = 0; attempt < 50; ++attempt) {
+                const int rc = SSL_shutdown(ssl);
+                if (rc >= 0)
+                    return {}; // 0: our close_notify is sent, the peer's is still to come
+                const int err = SSL_get_error(ssl, rc);
+                if (err != SSL_ERROR_WANT_WRITE && err != SSL_ERROR_WANT_READ)
+                    return fail(ErrorCode::IoError,
+                                QStringLiteral("sending TLS close_notify failed"));
+                pollfd p{m_fd, short(err == SSL_ERROR_WANT_WRITE ? POLLOUT : POLLIN), 0};
+                ::poll(&p, 1, 100);
+            }
+            return fail(ErrorCode::Timeout, QStringLiteral("sending TLS close_notify timed out"));
+        }
         if (::shutdown(m_fd, SHUT_WR) != 0)
             return fail(ErrorCode::IoError, QStringLiteral("shutdown(SHUT_WR) failed"),
                         QString::fromLocal8Bit(strerror(errno)));

@@ -36,7 +36,8 @@ public:
     /// Writes all of data. Errors: IoError when the peer is gone.
     virtual Result<void> write(QByteArrayView data) = 0;
     /// Half-closes the write side so the remote process sees EOF on stdin.
-    /// Errors: IoError; ProtocolError over TLS, which cannot half-close through libcurl.
+    /// Over TLS this sends close_notify (as the Docker client does) and keeps reading.
+    /// Errors: IoError; ProtocolError when libcurl is not built with OpenSSL.
     virtual Result<void> closeWrite() = 0;
     /// Reads what is available, waiting at most timeoutMs (-1: forever). Returns an empty
     /// array on timeout; sets *eof at end of stream. Errors: IoError.

@@ -64,7 +64,10 @@ void TestCases::initTestCase()
 void TestCases::run_data()
 {
     // Every case, network ones included (they install their dependencies for real).
-    // SANDBOX_CASE_LANGUAGES ("python,go") narrows the run while working on one language.
+    // SANDBOX_CASE_LANGUAGES ("python,go") narrows the run while working on one language;
+    // SANDBOX_CASES_OFFLINE=1 keeps the cases that need no network (the per-backend runs:
+    // SANDBOX_TEST_BACKEND picks the backend, see testsupport.h).
+    const bool offline = !qEnvironmentVariable("SANDBOX_CASES_OFFLINE").isEmpty();
     const QStringList languages =
         qEnvironmentVariable("SANDBOX_CASE_LANGUAGES").split(u',', Qt::SkipEmptyParts);
     QTest::addColumn<QJsonObject>("testCase");
@@ -78,6 +81,8 @@ void TestCases::run_data()
         const QJsonObject c = v.toObject();
         if (!languages.isEmpty() &&
             !languages.contains(c.value(QStringLiteral("language")).toString()))
+            continue;
+        if (offline && c.value(QStringLiteral("network")).toBool())
             continue;
         QTest::newRow(qPrintable(c.value(QStringLiteral("id")).toString())) << c;
         ++rows;

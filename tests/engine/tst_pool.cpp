@@ -469,7 +469,7 @@ void TestPool::cleanupTestCase()
 /// The child of reaperRemovesPoolOfKilledProcess: makes a warm pool, says so, then hangs.
 static int childPool()
 {
-    auto engine = Engine::create(BackendProfile::fromEnvironment());
+    auto engine = Engine::create(test::profileUnderTest()); // the parent's backend
     if (!engine)
         return 2;
     PoolOptions o = baseOptions();

@@ -7,6 +7,8 @@
 #include "transport/endpoint.h"
 #include "util/tarball.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sandbox;
@@ -141,11 +143,19 @@ void TestUnits::endpoints()
     auto unix = Endpoint::fromUri(QStringLiteral("unix:///run/podman/podman.sock"));
     QVERIFY(unix);
     QCOMPARE(unix->unixSocket, QStringLiteral("/run/podman/podman.sock"));
-    auto tls = Endpoint::fromUri(QStringLiteral("tcp://127.0.0.1:2376"), QStringLiteral("/certs"));
+    // A DOCKER_CERT_PATH-style folder: the files it has are used (here only ca.pem).
+    QTemporaryDir certs;
+    QFile ca(certs.filePath(QStringLiteral("ca.pem")));
+    QVERIFY(ca.open(QIODevice::WriteOnly));
+    ca.close();
+    auto tls = Endpoint::fromUri(QStringLiteral("tcp://127.0.0.1:2376"), certs.path());
     QVERIFY(tls);
     QVERIFY(tls->isTls());
     QCOMPARE(tls->baseUrl, QStringLiteral("https://127.0.0.1:2376"));
-    QCOMPARE(tls->caFile, QStringLiteral("/certs/ca.pem"));
+    QCOMPARE(tls->caFile, ca.fileName());
+    QVERIFY(tls->certFile.isEmpty());
+    QVERIFY(
+        !Endpoint::fromUri(QStringLiteral("tcp://127.0.0.1:2376"), QStringLiteral("/nonexistent")));
     QCOMPARE(tls->display(), QStringLiteral("tcp://127.0.0.1:2376"));
     QVERIFY(!Endpoint::fromUri(QStringLiteral("ftp://x")));
 }

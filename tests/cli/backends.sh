@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Backend profiles from the command line: --backend NAME|docker|podman|docker-tls, --host,
+# --tls-cert-path, `backends list|test|add|remove`, against the real Docker, the podman
+# service and the TLS dockerd fixture (tests/fixtures/tls-dockerd). Usage: backends.sh APP
+set -uo pipefail
+APP="$1"
+CERTS="${SANDBOX_TLS_FIXTURE_CERTS:-/run/sandbox-studio-tls-dockerd/certs}"
+failures=0; passes=0
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+export SANDBOX_STUDIO_PROFILES="$tmp/backends.conf"
+unset SANDBOX_STUDIO_BACKEND
+check() { # check NAME CONDITION-COMMAND...
+    local name="$1"; shift
+    if "$@"; then passes=$((passes + 1)); echo "PASS: $name"; else failures=$((failures + 1)); echo "FAIL: $name"; fi
+}
+[[ -f "$CERTS/client/cert.pem" ]] || {
+    echo "FAIL: the TLS dockerd fixture is not running: start it on the host as root with" \
+        "tests/fixtures/tls-dockerd/tls-dockerd.sh start (./studio.sh test does)"
+    exit 1
+}
+curl -sf --max-time 3 --unix-socket /run/podman/podman.sock http://d/_ping >/dev/null || {
+    echo "FAIL: the podman service is not running: start it with ./studio.sh services"
+    exit 1
+}
+echo 'import os; print("uid", os.getuid())' >"$tmp/uid.py"
+
+"$APP" backends list >"$tmp/out" 2>&1
+check "backends list shows the built-ins" bash -c "grep -q '^\* Local Docker' '$tmp/out' && grep -q 'Local Podman .*podman' '$tmp/out'"
+"$APP" backends test podman >"$tmp/out" 2>&1
+check "backends test podman names Podman and its version" grep -Eq "^Local Podman: Podman [0-9]+\.[0-9]+" "$tmp/out"
+
+"$APP" run --backend podman "$tmp/uid.py" >"$tmp/out" 2>"$tmp/err"
+check "run --backend podman" grep -q "uid 65534" "$tmp/out"
+"$APP" run --backend docker-tls --host tcp://127.0.0.1:2376 --tls-cert-path "$CERTS/client" \
+    "$tmp/uid.py" >"$tmp/out" 2>"$tmp/err"
+check "run --backend docker-tls --host --tls-cert-path" grep -q "uid 65534" "$tmp/out"
+DOCKER_HOST=tcp://127.0.0.1:2376 DOCKER_CERT_PATH="$CERTS/client" DOCKER_TLS_VERIFY=1 \
+    "$APP" run "$tmp/uid.py" >"$tmp/out" 2>"$tmp/err"
+check "DOCKER_HOST, DOCKER_CERT_PATH, DOCKER_TLS_VERIFY" grep -q "uid 65534" "$tmp/out"
+
+"$APP" backends add fixture --kind docker-tls --host tcp://127.0.0.1:2376 --tls-cert-path "$CERTS/client"
+check "backends add exits 0" test $? -eq 0
+"$APP" backends list >"$tmp/out" 2>&1
+check "backends list shows the new profile" grep -q "fixture .*docker-tls .*tcp://127.0.0.1:2376" "$tmp/out"
+SANDBOX_STUDIO_BACKEND=fixture "$APP" run "$tmp/uid.py" >"$tmp/out" 2>"$tmp/err"
+check "SANDBOX_STUDIO_BACKEND=fixture runs over TLS" grep -q "uid 65534" "$tmp/out"
+"$APP" backends test fixture >"$tmp/out" 2>&1
+check "backends test fixture names the Docker Engine" grep -q "^fixture: Docker Engine .*tcp://127.0.0.1:2376" "$tmp/out"
+
+"$APP" run --backend docker-tls --host tcp://127.0.0.1:2376 --tls-cert-path "$CERTS/wrong-ca" \
+    "$tmp/uid.py" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "a wrong CA exits 125" test "$status" -eq 125
+check "a wrong CA says so and names the endpoint" grep -q "TLS with tcp://127.0.0.1:2376 failed: .*wrong CA" "$tmp/err"
+"$APP" run --backend nosuchprofile "$tmp/uid.py" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "an unknown profile exits 2" test "$status" -eq 2
+check "an unknown profile lists the known ones" grep -q "No backend profile 'nosuchprofile'. Known: Local Docker, Local Podman, fixture" "$tmp/err"
+"$APP" backends add "Local Docker" --kind docker >/dev/null 2>"$tmp/err"
+check "a built-in name is refused" test $? -eq 2
+
+"$APP" backends remove fixture
+check "backends remove exits 0" test $? -eq 0
+"$APP" backends list >"$tmp/out" 2>&1
+check "the profile is gone" bash -c "! grep -q fixture '$tmp/out'"
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]
