@@ -3,6 +3,7 @@
 
 #include "images/imagerecipe.h"
 #include "languages/language.h"
+#include "policy/preflight.h"
 #include "runtime/agentchannel.h"
 #include "runtime/dockerruntime.h"
 #include "session/dependencies.h"
@@ -291,7 +292,26 @@ Result<std::shared_ptr<Engine>> Engine::create(const BackendProfile &profile)
 
 Engine::Engine(std::shared_ptr<Runtime> runtime)
     : m_runtime(std::move(runtime))
+    , m_policy(Policy::preset(QStringLiteral("standard")).value_or(Policy()))
 {}
+
+void Engine::setPolicy(const Policy &policy)
+{
+    std::lock_guard lock(m_policyMutex);
+    m_policy = policy;
+}
+
+Policy Engine::policy() const
+{
+    std::lock_guard lock(m_policyMutex);
+    return m_policy;
+}
+
+void Engine::setAskHandler(PolicyAskHandler handler)
+{
+    std::lock_guard lock(m_policyMutex);
+    m_ask = std::move(handler);
+}
 
 Result<RuntimeInfo> Engine::ping()
 {
@@ -330,7 +350,21 @@ QFuture<Result<RunResult>> Engine::run(RunRequest request, RunObserver observer,
 Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserver &observer,
                                       const CancelToken &cancel)
 {
-    return runAttempt(request, observer, cancel, 0);
+    // Limits for the language and the policy, before anything is created.
+    PolicyAskHandler ask;
+    {
+        std::lock_guard lock(m_policyMutex);
+        ask = m_ask;
+    }
+    auto preflight = preflightRun(request, policy(), ask, observer);
+    if (!preflight)
+        return std::unexpected(preflight.error());
+    if (preflight->stopped)
+        return *preflight->stopped;
+    auto result = runAttempt(request, observer, cancel, 0);
+    if (result)
+        completeReport(*result, request, *preflight);
+    return result;
 }
 
 Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserver &observer,
