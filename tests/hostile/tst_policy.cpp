@@ -12,6 +12,7 @@
 #include <QTest>
 
 using namespace sandbox;
+using namespace Qt::StringLiterals;
 
 namespace {
 Policy preset(const char *name)
@@ -97,48 +98,48 @@ void TestPolicy::findings_data()
     QTest::addColumn<QStringList>("expected"); // rule@line under "strict"
 
     QTest::newRow("py comments and strings are not code")
-        << u"python"_qs
-        << u"# import subprocess\nx = 'os.system(\"rm\")'\ns = \"\"\"import ctypes\"\"\"\nprint(x)\n"_qs
+        << u"python"_s
+        << u"# import subprocess\nx = 'os.system(\"rm\")'\ns = \"\"\"import ctypes\"\"\"\nprint(x)\n"_s
         << QStringList{};
     QTest::newRow("py imports")
-        << u"python"_qs
-        << u"import os, subprocess as sp\nfrom ctypes import CDLL\nm = __import__('socket')\n"_qs
-        << QStringList{u"py-subprocess@1"_qs, u"py-native@2"_qs, u"py-network@3"_qs,
-                       u"py-dynamic-code@3"_qs};
+        << u"python"_s
+        << u"import os, subprocess as sp\nfrom ctypes import CDLL\nm = __import__('socket')\n"_s
+        << QStringList{u"py-subprocess@1"_s, u"py-native@2"_s, u"py-network@3"_s,
+                       u"py-dynamic-code@3"_s};
     QTest::newRow("py calls")
-        << u"python"_qs << u"import os\nos.system('ls')\nif os.fork() == 0: pass\nos.setuid(0)\n"_qs
-        << QStringList{u"py-os-process@2"_qs, u"py-fork@3"_qs, u"py-privilege@4"_qs};
-    QTest::newRow("py fork bomb") << u"python"_qs << u"import os\nwhile True:\n    os.fork()\n"_qs
-                                  << QStringList{u"py-fork-bomb@2"_qs, u"py-fork@3"_qs};
+        << u"python"_s << u"import os\nos.system('ls')\nif os.fork() == 0: pass\nos.setuid(0)\n"_s
+        << QStringList{u"py-os-process@2"_s, u"py-fork@3"_s, u"py-privilege@4"_s};
+    QTest::newRow("py fork bomb") << u"python"_s << u"import os\nwhile True:\n    os.fork()\n"_s
+                                  << QStringList{u"py-fork-bomb@2"_s, u"py-fork@3"_s};
     QTest::newRow("engine socket in a string, not in a comment")
-        << u"python"_qs
-        << u"# /var/run/docker.sock\nopen('/var/run/docker.sock')\n"_qs
-        << QStringList{u"engine-socket@2"_qs};
+        << u"python"_s
+        << u"# /var/run/docker.sock\nopen('/var/run/docker.sock')\n"_s
+        << QStringList{u"engine-socket@2"_s};
     QTest::newRow("js")
-        << u"javascript"_qs
+        << u"javascript"_s
         << u"// require('child_process')\nconst cp = require('node:child_process');\n"
-           "import net from 'net';\nconst s = \"eval(1)\";\neval('2');\n"_qs
-        << QStringList{u"js-child-process@2"_qs, u"js-network@3"_qs, u"js-dynamic-code@5"_qs};
+           "import net from 'net';\nconst s = \"eval(1)\";\neval('2');\n"_s
+        << QStringList{u"js-child-process@2"_s, u"js-network@3"_s, u"js-dynamic-code@5"_s};
     QTest::newRow("java")
-        << u"java"_qs
+        << u"java"_s
         << u"import java.net.Socket;\n// Runtime.getRuntime().exec(\"x\")\nclass A { void f() "
-           "throws Exception { new ProcessBuilder(\"ls\"); String s = \"System.loadLibrary(\"; } }\n"_qs
-        << QStringList{u"java-network@1"_qs, u"java-process@3"_qs};
+           "throws Exception { new ProcessBuilder(\"ls\"); String s = \"System.loadLibrary(\"; } }\n"_s
+        << QStringList{u"java-network@1"_s, u"java-process@3"_s};
     QTest::newRow("cpp")
-        << u"cpp"_qs
+        << u"cpp"_s
         << u"#include <sys/ptrace.h>\n#include <unistd.h>\n/* fork(); */\nint main() { "
-           "const char *s = \"system(1)\"; ptrace(PTRACE_TRACEME, 0, 0, 0); return fork(); }\n"_qs
-        << QStringList{u"cpp-ptrace@1"_qs, u"cpp-fork@4"_qs, u"cpp-privilege@4"_qs};
+           "const char *s = \"system(1)\"; ptrace(PTRACE_TRACEME, 0, 0, 0); return fork(); }\n"_s
+        << QStringList{u"cpp-ptrace@1"_s, u"cpp-fork@4"_s, u"cpp-privilege@4"_s};
     QTest::newRow("go")
-        << u"go"_qs
+        << u"go"_s
         << u"package main\nimport (\n\t\"fmt\"\n\t// \"net\"\n\tx \"os/exec\"\n)\n"
-           "var s = `import \"syscall\"`\n"_qs
-        << QStringList{u"go-process@5"_qs};
+           "var s = `import \"syscall\"`\n"_s
+        << QStringList{u"go-process@5"_s};
     QTest::newRow("r")
-        << u"r"_qs
-        << u"library(httr)\n# system('ls')\nx <- \"system('rm')\"\nsystem2('ls')\ncurl::curl('x')\n"_qs
-        << QStringList{u"r-network-packages@1"_qs, u"r-process@4"_qs,
-                       u"r-network-packages@5"_qs};
+        << u"r"_s
+        << u"library(httr)\n# system('ls')\nx <- \"system('rm')\"\nsystem2('ls')\ncurl::curl('x')\n"_s
+        << QStringList{u"r-network-packages@1"_s, u"r-process@4"_s,
+                       u"r-network-packages@5"_s};
 }
 
 void TestPolicy::findings()
@@ -163,8 +164,8 @@ void TestPolicy::presetsMapSeverities()
     QCOMPARE(verdict("standard").action, PolicyAction::Ask);
     QCOMPARE(verdict("permissive").action, PolicyAction::Warn);
     // permissive allows medium: only the high finding is reported.
-    QCOMPARE(rulesOf(verdict("permissive").findings), QStringList{u"py-native@1"_qs});
-    QCOMPARE(Policy::presetNames(), (QStringList{u"strict"_qs, u"standard"_qs, u"permissive"_qs}));
+    QCOMPARE(rulesOf(verdict("permissive").findings), QStringList{u"py-native@1"_s});
+    QCOMPARE(Policy::presetNames(), (QStringList{u"strict"_s, u"standard"_s, u"permissive"_s}));
     QVERIFY(!Policy::preset(QStringLiteral("lax")));
 }
 
@@ -192,11 +193,11 @@ void TestPolicy::fileRoundTrip()
     QCOMPARE(loaded->base(), QStringLiteral("standard"));
     QCOMPARE(loaded->actionFor(Severity::Medium), PolicyAction::Ask);
     QCOMPARE(loaded->rules().size(), p.rules().size());
-    QCOMPARE(loaded->disabledRuleIds(), QStringList{u"py-native"_qs});
+    QCOMPARE(loaded->disabledRuleIds(), QStringList{u"py-native"_s});
     const auto v = evaluatePolicy(*loaded, QStringLiteral("python"),
                                   QStringLiteral("import requests\nimport ctypes\n"));
     QCOMPARE(v.action, PolicyAction::Block);
-    QCOMPARE(rulesOf(v.findings), QStringList{u"no-requests@1"_qs}); // py-native is gone
+    QCOMPARE(rulesOf(v.findings), QStringList{u"no-requests@1"_s}); // py-native is gone
 
     // A hand-written file: strings-scope pattern, "*" languages, a base-rule override.
     const QByteArray text = R"({"format": 1, "name": "hand", "base": "permissive",
@@ -220,19 +221,19 @@ void TestPolicy::badFilesExplained_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("message");
-    QTest::newRow("not json") << QByteArray("{") << u"not a JSON object"_qs;
-    QTest::newRow("format") << QByteArray(R"({"format": 2})") << u"format 2"_qs;
-    QTest::newRow("base") << QByteArray(R"({"base": "lax"})") << u"unknown policy preset 'lax'"_qs;
+    QTest::newRow("not json") << QByteArray("{") << u"not a JSON object"_s;
+    QTest::newRow("format") << QByteArray(R"({"format": 2})") << u"format 2"_s;
+    QTest::newRow("base") << QByteArray(R"({"base": "lax"})") << u"unknown policy preset 'lax'"_s;
     QTest::newRow("severity") << QByteArray(R"({"rules": [{"id": "a", "pattern": "x", "severity": "huge"}]})")
-                              << u"unknown severity 'huge'"_qs;
+                              << u"unknown severity 'huge'"_s;
     QTest::newRow("action") << QByteArray(R"({"rules": [{"id": "a", "pattern": "x", "severity": "low", "action": "maybe"}]})")
-                            << u"unknown action 'maybe'"_qs;
+                            << u"unknown action 'maybe'"_s;
     QTest::newRow("both") << QByteArray(R"({"rules": [{"id": "a", "pattern": "x", "import": "y", "severity": "low"}]})")
-                          << u"exactly one of"_qs;
+                          << u"exactly one of"_s;
     QTest::newRow("regex") << QByteArray(R"({"rules": [{"id": "a", "pattern": "(", "severity": "low"}]})")
-                           << u"bad pattern"_qs;
+                           << u"bad pattern"_s;
     QTest::newRow("no id") << QByteArray(R"({"rules": [{"pattern": "x", "severity": "low"}]})")
-                           << u"needs an \"id\""_qs;
+                           << u"needs an \"id\""_s;
 }
 
 void TestPolicy::badFilesExplained()
@@ -359,7 +360,7 @@ void TestPolicy::engineWarnRuns()
     QVERIFY_RESULT(r);
     QVERIFY(!r->policyBlocked);
     QCOMPARE(r->stdoutData, QByteArray("7\n"));
-    QCOMPARE(rulesOf(r->policyFindings), QStringList{u"py-subprocess@1"_qs});
+    QCOMPARE(rulesOf(r->policyFindings), QStringList{u"py-subprocess@1"_s});
     QCOMPARE(r->policyName, QStringLiteral("standard"));
     QCOMPARE(r->appliedLimits.timeoutMs, 20'000);
     QVERIFY(r->limitsHit.isEmpty());
