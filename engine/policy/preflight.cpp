@@ -86,6 +86,13 @@ void completeReport(RunResult &result, const RunRequest &request, const Prefligh
     hit(result.oomKilled, "memory");
     hit(result.outputTruncated, "output");
     hit(result.artifactsTruncated, "artifacts");
+    // A program that writes 100,000 files must not make the result that long as well.
+    constexpr qsizetype MaxRefused = 200;
+    if (result.refusedPaths.size() > MaxRefused) {
+        const qsizetype more = result.refusedPaths.size() - MaxRefused;
+        result.refusedPaths.resize(MaxRefused);
+        result.refusedPaths.append(QStringLiteral("... and %1 more paths not brought back").arg(more));
+    }
 }
 
 } // namespace sandbox

@@ -32,16 +32,33 @@ namespace {
 constexpr auto WorkDir = "/sandbox";
 constexpr int KilledExitCode = 137; // 128 + SIGKILL, as shells report it
 
-/// Reads "oom_kill N" from cgroup v1 memory.oom_control or cgroup v2 memory.events.
-int oomKillCount(const QByteArray &text)
+/// Counters of the sandbox's cgroup and work directory that say which limit a run hit.
+struct LimitCounters
 {
-    int count = 0;
+    int oomKills = 0;   ///< "oom_kill N" (cgroup v1 memory.oom_control, v2 memory.events)
+    int pidsMax = 0;    ///< "max N" of pids.events: forks refused at the process limit
+    bool workDirFull = false;
+};
+
+/// Shell command printing what parseLimitCounters reads.
+const QString LimitProbe = QStringLiteral(
+    "cat /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events 2>/dev/null; "
+    "for f in /sys/fs/cgroup/pids/pids.events /sys/fs/cgroup/pids.events; do "
+    "[ -r $f ] && sed 's/^/pids_/' $f; done; stat -f -c 'workdir %b %a' /sandbox; true");
+
+LimitCounters parseLimitCounters(const QByteArray &text)
+{
+    LimitCounters c;
     for (const QByteArray &line : text.split('\n')) {
         const QList<QByteArray> parts = line.simplified().split(' ');
         if (parts.size() == 2 && parts[0] == "oom_kill")
-            count = qMax(count, parts[1].toInt());
+            c.oomKills = qMax(c.oomKills, parts[1].toInt());
+        else if (parts.size() == 2 && parts[0] == "pids_max")
+            c.pidsMax = qMax(c.pidsMax, parts[1].toInt());
+        else if (parts.size() == 3 && parts[0] == "workdir")
+            c.workDirFull = parts[2].toLongLong() <= parts[1].toLongLong() / 100;
     }
-    return count;
+    return c;
 }
 
 using StepRunner = std::function<Result<ExecResult>(const QStringList &argv, const ExecIo &io,
@@ -53,8 +70,8 @@ using StepRunner = std::function<Result<ExecResult>(const QStringList &argv, con
 void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                   const RunObserver &observer, const CancelToken &cancel, const QString &codeFile,
                   const QHash<QString, QByteArray> &inputs, const QStringList &depsLinks,
-                  const StepRunner &run, const std::function<void()> &killSandbox, int oomBefore,
-                  RunResult &result, Result<void> &error)
+                  const StepRunner &run, const std::function<void()> &killSandbox,
+                  const LimitCounters &before, RunResult &result, Result<void> &error)
 {
     auto status = [&](const QString &s) {
         if (observer.onStatus)
@@ -139,20 +156,24 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
 
     if (!killed) {
         // A process killed by the kernel's OOM killer inside a running sandbox leaves the
-        // container running with State.OOMKilled false: read the cgroup's counter.
-        if (result.exitCode == KilledExitCode) {
-            ExecSpec probe;
-            probe.argv = {QStringLiteral("sh"), QStringLiteral("-c"),
-                          QStringLiteral("cat /sys/fs/cgroup/memory/memory.oom_control "
-                                         "/sys/fs/cgroup/memory.events 2>/dev/null; true")};
+        // container running with State.OOMKilled false: read the cgroup's counters (and
+        // whether forks were refused or the work directory filled) when the program failed.
+        if (result.exitCode != 0) {
             QByteArray text;
             ExecIo io;
             io.onStdout = [&](QByteArrayView d) {
                 text += d;
                 return true;
             };
-            if (auto r = run(probe.argv, io, {}, 10'000, 0))
-                result.oomKilled = oomKillCount(text) > oomBefore;
+            if (auto r = run({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {},
+                             10'000, 0)) {
+                const LimitCounters after = parseLimitCounters(text);
+                result.oomKilled = after.oomKills > before.oomKills;
+                if (after.pidsMax > before.pidsMax)
+                    result.limitsHit.append(QStringLiteral("pids"));
+                if (after.workDirFull)
+                    result.limitsHit.append(QStringLiteral("work_dir"));
+            }
         }
 
         // Bring back what the program wrote: new or changed files in the work directory.
@@ -567,7 +588,7 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
     Result<void> failed;
     executeSteps(
         lang, request, observer, cancel, codeFile, inputs, depsLinks, dockerRun,
-        [&] { m_runtime->kill(id); }, 0, result, failed);
+        [&] { m_runtime->kill(id); }, LimitCounters{}, result, failed);
     if (!failed)
         return std::unexpected(failed.error());
     // Tar order is directory order: give artifacts a stable order (figure-001, -002, ...).
@@ -645,8 +666,8 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
             io.onStderr(QByteArray(r->error.toUtf8() + '\n'));
         return e;
     };
-    // The cgroup's OOM counter lives as long as the sandbox: compare with its value now.
-    int oomBefore = 0;
+    // The cgroup's counters live as long as the sandbox: compare with their values now.
+    LimitCounters before;
     {
         QByteArray text;
         ExecIo io;
@@ -654,17 +675,15 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
             text += d;
             return true;
         };
-        if (auto r = agentRun({QStringLiteral("sh"), QStringLiteral("-c"),
-                               QStringLiteral("cat /sys/fs/cgroup/memory/memory.oom_control "
-                                              "/sys/fs/cgroup/memory.events 2>/dev/null; true")},
-                              io, {}, 10'000, 0);
+        if (auto r = agentRun({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {},
+                              10'000, 0);
             r)
-            oomBefore = oomKillCount(text);
+            before = parseLimitCounters(text);
     }
     Result<void> failed;
     executeSteps(
         &lang, request, observer, cancel, codeFile, inputs, {}, agentRun, [&] { broken = true; },
-        oomBefore, result, failed);
+        before, result, failed);
     if (broken)
         (*lease)->discard(); // killed or failed mid-run: do not lend it again
     if (!failed)
