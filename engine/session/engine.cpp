@@ -165,14 +165,22 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                 text += d;
                 return true;
             };
-            if (auto r = run({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {},
-                             10'000, 0)) {
+            auto r = run({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {}, 10'000, 0);
+            if (r && text.contains("workdir ")) {
                 const LimitCounters after = parseLimitCounters(text);
                 result.oomKilled = after.oomKills > before.oomKills;
                 if (after.pidsMax > before.pidsMax)
                     result.limitsHit.append(QStringLiteral("pids"));
                 if (after.workDirFull)
                     result.limitsHit.append(QStringLiteral("work_dir"));
+            } else {
+                // Nothing could start in the sandbox after the program ended: processes it
+                // left behind hold every slot of the process limit.
+                result.limitsHit.append(QStringLiteral("pids"));
+                result.notes.append(QStringLiteral(
+                    "processes the program left running hold the sandbox's process limit: "
+                    "nothing more could start in it, so no files were collected"));
+                return; // the copy-out cannot start either
             }
         }
 

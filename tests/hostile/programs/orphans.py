@@ -1,5 +1,6 @@
 # Children that outlive the main process: a double-forked daemon in its own session and a
-# background child, both sleeping with a marker (token.txt) in their command line.
+# background child, both sleeping with a marker (token.txt) in their command line. They end with the
+# sandbox, which is removed when the run ends.
 import os, subprocess, sys, time
 token = open("token.txt").read().strip()
 if os.fork() == 0:
@@ -8,9 +9,9 @@ if os.fork() == 0:
         fd = os.open(os.devnull, os.O_RDWR)
         for i in (0, 1, 2):
             os.dup2(fd, i)
-        os.execvp("sleep", ["sleep", "3000", token])
+        os.execvp("python3", ["python3", "-c", "import time; time.sleep(3000)", token])
     os._exit(0)
-subprocess.Popen(["sleep", "3001", token], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+subprocess.Popen(["python3", "-c", "import time; time.sleep(3001)", token], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                  start_new_session=True)
 time.sleep(0.5)
 print("spawned", flush=True)
