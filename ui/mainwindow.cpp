@@ -8,6 +8,7 @@
 #include "limitspanel.h"
 #include "notebookconsole.h"
 #include "outputconsole.h"
+#include "policydialog.h"
 #include "poolpanel.h"
 #include "session/pool.h"
 
@@ -21,6 +22,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QProgressBar>
 #include <QSaveFile>
 #include <QSettings>
@@ -160,6 +162,20 @@ MainWindow::MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent)
         m_draftDirty = true;
         m_autosave.start();
     });
+
+    // The security policy: stored by the policy editor, checked live while typing and by
+    // the engine before every run.
+    QString policyError;
+    m_policy = PolicyDialog::loadStored(&policyError);
+    if (!policyError.isEmpty())
+        m_console->appendStatus(tr("The stored policy could not be read (%1); using standard.")
+                                    .arg(policyError));
+    if (m_engine)
+        m_engine->setPolicy(m_policy);
+    m_policyCheck.setSingleShot(true);
+    m_policyCheck.setInterval(300);
+    connect(&m_policyCheck, &QTimer::timeout, this, &MainWindow::updateFindings);
+    connect(m_editor, &QPlainTextEdit::textChanged, &m_policyCheck, qOverload<>(&QTimer::start));
 
     m_elapsedTimer.setInterval(ElapsedRefreshMs);
     connect(&m_elapsedTimer, &QTimer::timeout, this, &MainWindow::updateElapsed);
@@ -329,6 +345,12 @@ void MainWindow::createActions()
                     tr("Check &Engine Again"), this);
     m_retryAction->setObjectName(u"retryAction"_s);
     connect(m_retryAction, &QAction::triggered, this, &MainWindow::retryEngine);
+
+    m_policyAction = new QAction(tr("Security &Policy…"), this);
+    m_policyAction->setObjectName(u"policyAction"_s);
+    m_policyAction->setStatusTip(
+        tr("Rules every run is checked with before it starts: presets, severities, your rules"));
+    connect(m_policyAction, &QAction::triggered, this, &MainWindow::editPolicy);
 
     m_aboutAction =
         new QAction(themedIcon(QIcon::ThemeIcon::HelpAbout, QStyle::SP_MessageBoxInformation, this),
@@ -529,6 +551,8 @@ void MainWindow::createMenus()
     run->addSeparator();
     run->addAction(m_clearAction);
     run->addSeparator();
+    run->addAction(m_policyAction);
+    run->addSeparator();
     run->addAction(m_retryAction);
 
     // The notebook's own actions, in a menu that is there in notebook mode only.
@@ -625,6 +649,8 @@ void MainWindow::applyLanguage(const QString &id)
     m_editor->setLanguage(next->highlightName);
     m_notebook->setLanguage(m_language);
     m_limits->setStandards(next->standards, next->defaultStandard);
+    m_limits->setLanguage(m_language);
+    m_policyCheck.start();
     // Code the user wrote stays (it may be code pasted before picking its language); its
     // draft for the new language is written only when the user edits it.
     if (untouched)
@@ -821,6 +847,30 @@ void MainWindow::runCode()
     observer.onStatus = [channel = m_channel](const QString &s) {
         channel->push(Kind::Status, {}, s);
     };
+    // Findings that ask for approval: the person decides, on the GUI thread (the run's
+    // worker waits for the answer).
+    observer.onPolicyAsk = [window = QPointer<MainWindow>(this)](
+                               const QList<PolicyFinding> &findings) {
+        bool approved = false;
+        if (!window)
+            return false;
+        QMetaObject::invokeMethod(
+            window.data(),
+            [window, findings] {
+                QStringList lines;
+                for (const PolicyFinding &f : findings)
+                    lines << MainWindow::tr("line %1: %2 (%3)").arg(f.line).arg(f.message, f.rule);
+                return QMessageBox::question(
+                           window.data(), MainWindow::tr("Run This Code?"),
+                           MainWindow::tr("The security policy asks before running this code:\n\n"
+                                          "%1\n\nRun it in the sandbox anyway?")
+                               .arg(lines.join(u'\n')),
+                           QMessageBox::Yes | QMessageBox::No,
+                           QMessageBox::No) == QMessageBox::Yes;
+            },
+            Qt::BlockingQueuedConnection, &approved);
+        return approved;
+    };
 
     // The lambda keeps the engine alive until the run has cleaned up its sandbox, even if
     // the window goes away first.
@@ -870,6 +920,7 @@ void MainWindow::onRunDone(const std::shared_ptr<RunChannel> &channel,
             m_console->appendStderr(result->stderrData);
         }
         m_console->appendResult(*result);
+        m_editor->setFindings(result->policyFindings);
         for (const Artifact &artifact : result->artifacts)
             m_gallery->addArtifact(artifact, m_runSource);
         if (!m_engineReachable)
@@ -952,6 +1003,7 @@ void MainWindow::retryEngine()
             return;
         }
         m_engine = std::move(*created);
+        m_engine->setPolicy(m_policy);
         m_engineError.reset();
         m_notebook->setEngine(m_engine);
     }
@@ -1041,4 +1093,22 @@ void MainWindow::showAbout()
            "<p>License: GNU GPL version 3 or later.</p>")
             .arg(QStringLiteral(SANDBOX_STUDIO_VERSION), engine.toHtmlEscaped(),
                  QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::editPolicy()
+{
+    PolicyDialog dialog(m_policy, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_policy = dialog.policy();
+    if (auto stored = PolicyDialog::store(m_policy); !stored)
+        QMessageBox::warning(this, tr("Security Policy"), stored.error().message);
+    if (m_engine)
+        m_engine->setPolicy(m_policy);
+    updateFindings();
+}
+
+void MainWindow::updateFindings()
+{
+    m_editor->setFindings(m_policy.check(m_language, m_editor->toPlainText()));
 }

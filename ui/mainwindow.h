@@ -122,6 +122,10 @@ private:
     void showAbout();
     void retryEngine();
     void cancelInBackground();
+    /// Opens the policy editor; an accepted policy is stored and used from the next run.
+    void editPolicy();
+    /// Checks the editor's code with the active policy and marks the findings.
+    void updateFindings();
 
     QString endpoint() const;
     QString draftPath(const QString &language) const;
@@ -136,6 +140,9 @@ private:
     void dropPool();
 
     std::shared_ptr<sandbox::Engine> m_engine;
+    sandbox::Policy m_policy; ///< active policy (PolicyDialog::storagePath())
+    QTimer m_policyCheck;     ///< debounces the live check while typing
+    QAction *m_policyAction = nullptr;
     std::optional<sandbox::Error> m_engineError;
     QSettings *m_settings;
     QToolBar *m_toolBar = nullptr;

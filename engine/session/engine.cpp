@@ -173,7 +173,7 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                     result.limitsHit.append(QStringLiteral("pids"));
                 if (after.workDirFull)
                     result.limitsHit.append(QStringLiteral("work_dir"));
-            } else {
+            } else if (r) {
                 // Nothing could start in the sandbox after the program ended: processes it
                 // left behind hold every slot of the process limit.
                 result.limitsHit.append(QStringLiteral("pids"));
@@ -181,6 +181,12 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                     "processes the program left running hold the sandbox's process limit: "
                     "nothing more could start in it, so no files were collected"));
                 return; // the copy-out cannot start either
+            } else {
+                // The sandbox itself is gone: the program ended its keeper process.
+                result.notes.append(QStringLiteral("the sandbox stopped with the program (%1); "
+                                                   "no files were collected")
+                                        .arg(r.error().message));
+                return;
             }
         }
 

@@ -36,14 +36,16 @@ int main() {
     std::printf("self uid %s\n", field(getpid(), "Uid:").c_str());
     std::printf("pid1 %s uid %s\n", field(1, "Name:").c_str(), field(1, "Uid:").c_str());
     attack(1, "pid1");
+    // In a pooled sandbox the program's parent is the agent; after docker exec it is 0.
+    if (getppid() > 1) {
+        std::printf("agent %s uid %s\n", field(getppid(), "Name:").c_str(),
+                    field(getppid(), "Uid:").c_str());
+        attack(getppid(), "agent");
+    }
     DIR *d = opendir("/proc");
     int procs = 0;
-    while (dirent *e = readdir(d)) {
-        int pid = std::atoi(e->d_name);
-        if (pid <= 0) continue;
-        ++procs;
-        if (field(pid, "Name:") == "sandbox-agent") attack(pid, "agent");
-    }
+    while (dirent *e = readdir(d))
+        if (std::atoi(e->d_name) > 0) ++procs;
     closedir(d);
     std::printf("visible processes %d\n", procs);
     return 0;
