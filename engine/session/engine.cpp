@@ -18,6 +18,7 @@
 #include <QLoggingCategory>
 #include <QMimeDatabase>
 #include <QScopeGuard>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <csignal>
@@ -255,6 +256,32 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                 }
             }
         }
+    }
+}
+
+/// Nothing could start in the sandbox after the run: either leftovers hold the process
+/// limit, or the sandbox stopped (the program killed its keeper with kill -1). Tell which.
+void distinguishStoppedSandbox(Runtime &runtime, const QString &id, RunResult &result)
+{
+    // A sandbox whose keeper was killed takes a moment to be reported as stopped.
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        auto list = runtime.list(QLatin1String(labels::Owner), ownerLabel());
+        if (!list)
+            return;
+        for (const SandboxInfo &s : *list) {
+            if (!(s.id.startsWith(id) || id.startsWith(s.id)) ||
+                s.state == QLatin1String("running"))
+                continue;
+            result.limitsHit.removeAll(QStringLiteral("pids"));
+            result.notes.removeIf([](const QString &n) {
+                return n.startsWith(QLatin1String("processes the program left"));
+            });
+            result.notes.append(QStringLiteral("the sandbox stopped with the program (it ended "
+                                               "the sandbox's keeper process); no files were "
+                                               "collected"));
+            return;
+        }
+        QThread::msleep(250);
     }
 }
 
@@ -605,6 +632,9 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         [&] { m_runtime->kill(id); }, LimitCounters{}, result, failed);
     if (!failed)
         return std::unexpected(failed.error());
+    if (result.limitsHit.contains(QStringLiteral("pids")) &&
+        !result.notes.filter(QStringLiteral("processes the program left")).isEmpty())
+        distinguishStoppedSandbox(*m_runtime, id, result);
     // Tar order is directory order: give artifacts a stable order (figure-001, -002, ...).
     std::sort(result.artifacts.begin(), result.artifacts.end(),
               [](const Artifact &a, const Artifact &b) { return a.name < b.name; });

@@ -307,6 +307,7 @@ void TestHostileSuite::attack()
         // kill -1 ends the sandbox's keeper (same uid), so the sandbox stops with the program.
         EXPECT(r->exitCode == 137 && !r->timedOut && !outText.contains(QStringLiteral("still running")));
         EXPECT(!r->limitsHit.contains(QStringLiteral("pids")));
+        EXPECT(!r->notes.filter(QStringLiteral("the sandbox stopped with the program")).isEmpty());
         outcome = QStringLiteral("reached only its own sandbox, which ended with it (exit 137)");
     } else if (name == u"symlinks") {
         EXPECT(anyRefused(*r, QStringLiteral("output/passwd"), QStringLiteral("symbolic link to '/etc/passwd'")));
