@@ -111,6 +111,12 @@ void TestPolicy::findings_data()
         << QStringList{u"py-os-process@2"_s, u"py-fork@3"_s, u"py-privilege@4"_s};
     QTest::newRow("py fork bomb") << u"python"_s << u"import os\nwhile True:\n    os.fork()\n"_s
                                   << QStringList{u"py-fork-bomb@2"_s, u"py-fork@3"_s};
+    QTest::newRow("py fork bomb with try")
+        << u"python"_s << u"import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"_s
+        << QStringList{u"py-fork-bomb@2"_s, u"py-fork@4"_s};
+    QTest::newRow("cpp fork bomb")
+        << u"cpp"_s << u"#include <unistd.h>\nint main() { for (;;) { pid_t p = fork(); } }\n"_s
+        << QStringList{u"cpp-fork-bomb@2"_s, u"cpp-fork@2"_s};
     QTest::newRow("engine socket in a string, not in a comment")
         << u"python"_s
         << u"# /var/run/docker.sock\nopen('/var/run/docker.sock')\n"_s
