@@ -362,9 +362,14 @@ int cmdRun(const QStringList &args)
             if (hit == QLatin1String("pids") || hit == QLatin1String("work_dir") ||
                 hit == QLatin1String("artifacts"))
                 err() << "sandbox-studio: limit reached: "
-                      << (hit == QLatin1String("pids")       ? QStringLiteral("processes (%1)").arg(req.limits.pids)
-                          : hit == QLatin1String("work_dir") ? QStringLiteral("work directory size (%1 MiB)").arg(req.limits.workDirBytes >> 20)
-                                                             : QStringLiteral("artifacts (%1 files, %2 MiB)").arg(req.limits.artifactCount).arg(req.limits.artifactBytes >> 20))
+                      << (hit == QLatin1String("pids")
+                              ? QStringLiteral("processes (%1)").arg(req.limits.pids)
+                          : hit == QLatin1String("work_dir")
+                              ? QStringLiteral("work directory size (%1 MiB)")
+                                    .arg(req.limits.workDirBytes >> 20)
+                              : QStringLiteral("artifacts (%1 files, %2 MiB)")
+                                    .arg(req.limits.artifactCount)
+                                    .arg(req.limits.artifactBytes >> 20))
                       << Qt::endl;
     }
     return result->exitCode;
@@ -417,12 +422,13 @@ int cmdPolicy(const QStringList &args)
         language = languageFromExtension(file);
     const LanguageDescriptor *lang = LanguageRegistry::instance().find(language);
     if (!lang)
-        return reportError({ErrorCode::UnknownLanguage,
-                            language.isEmpty()
-                                ? QStringLiteral("cannot tell the language of %1; pass --language").arg(file)
-                                : QStringLiteral("Unknown language '%1'").arg(language),
-                            {}},
-                           json);
+        return reportError(
+            {ErrorCode::UnknownLanguage,
+             language.isEmpty()
+                 ? QStringLiteral("cannot tell the language of %1; pass --language").arg(file)
+                 : QStringLiteral("Unknown language '%1'").arg(language),
+             {}},
+            json);
     const PolicyVerdict v = evaluatePolicy(*policy, lang->id, code);
     if (json) {
         QJsonArray findings;
@@ -441,8 +447,8 @@ int cmdPolicy(const QStringList &args)
     } else {
         QTextStream out(stdout);
         for (const PolicyFinding &f : v.findings)
-            out << file << ':' << f.line << ": " << f.action << " [" << f.severity << ", "
-                << f.rule << "] " << f.message << Qt::endl;
+            out << file << ':' << f.line << ": " << f.action << " [" << f.severity << ", " << f.rule
+                << "] " << f.message << Qt::endl;
         out << "verdict: " << actionName(v.action) << " (policy " << policy->name() << ", "
             << v.findings.size() << " findings)" << Qt::endl;
     }

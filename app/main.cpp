@@ -24,8 +24,9 @@ namespace {
 bool isHeadlessCommand(const QString &arg)
 {
     static const QStringList commands = {
-        QStringLiteral("run"),  QStringLiteral("images"), QStringLiteral("doctor"), QStringLiteral("policy"),
-        QStringLiteral("reap"), QStringLiteral("bench"),  QStringLiteral("deps"),
+        QStringLiteral("run"),    QStringLiteral("images"), QStringLiteral("doctor"),
+        QStringLiteral("policy"), QStringLiteral("reap"),   QStringLiteral("bench"),
+        QStringLiteral("deps"),
     };
     return commands.contains(arg);
 }

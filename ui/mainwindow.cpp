@@ -168,8 +168,8 @@ MainWindow::MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent)
     QString policyError;
     m_policy = PolicyDialog::loadStored(&policyError);
     if (!policyError.isEmpty())
-        m_console->appendStatus(tr("The stored policy could not be read (%1); using standard.")
-                                    .arg(policyError));
+        m_console->appendStatus(
+            tr("The stored policy could not be read (%1); using standard.").arg(policyError));
     if (m_engine)
         m_engine->setPolicy(m_policy);
     m_policyCheck.setSingleShot(true);
@@ -849,8 +849,8 @@ void MainWindow::runCode()
     };
     // Findings that ask for approval: the person decides, on the GUI thread (the run's
     // worker waits for the answer).
-    observer.onPolicyAsk = [window = QPointer<MainWindow>(this)](
-                               const QList<PolicyFinding> &findings) {
+    observer.onPolicyAsk = [window =
+                                QPointer<MainWindow>(this)](const QList<PolicyFinding> &findings) {
         bool approved = false;
         if (!window)
             return false;
@@ -865,8 +865,7 @@ void MainWindow::runCode()
                            MainWindow::tr("The security policy asks before running this code:\n\n"
                                           "%1\n\nRun it in the sandbox anyway?")
                                .arg(lines.join(u'\n')),
-                           QMessageBox::Yes | QMessageBox::No,
-                           QMessageBox::No) == QMessageBox::Yes;
+                           QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
             },
             Qt::BlockingQueuedConnection, &approved);
         return approved;

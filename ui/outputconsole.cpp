@@ -338,7 +338,8 @@ void OutputConsole::appendResult(const sandbox::RunResult &result)
         limit(u"timeout"_s, tr("time %1 s").arg(double(l.timeoutMs) / 1000)),
         limit(u"output"_s, tr("output %1 KiB").arg(l.outputBytes >> 10)),
         limit(u"work_dir"_s, tr("work dir %1 MiB").arg(l.workDirBytes >> 20)),
-        limit(u"artifacts"_s, tr("artifacts %1 / %2 MiB").arg(l.artifactCount).arg(l.artifactBytes >> 20)),
+        limit(u"artifacts"_s,
+              tr("artifacts %1 / %2 MiB").arg(l.artifactCount).arg(l.artifactBytes >> 20)),
         result.appliedNetwork == sandbox::NetworkMode::None ? tr("network off") : tr("network on")};
     appendStatus(tr("limits: %1%2")
                      .arg(limits.join(u" · "_s),

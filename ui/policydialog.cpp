@@ -136,8 +136,7 @@ PolicyDialog::PolicyDialog(const Policy &policy, QWidget *parent)
 
 QString PolicyDialog::storagePath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) +
-           u"/policy.json"_s;
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/policy.json"_s;
 }
 
 Policy PolicyDialog::loadStored(QString *error)
@@ -245,11 +244,11 @@ bool PolicyDialog::editRuleForm(PolicyRule &rule, const QString &title)
     kind->setObjectName(u"ruleKind"_s);
     kind->addItems({tr("Imports these modules"), tr("Pattern in code (not comments or strings)"),
                     tr("Pattern in string literals")});
-    kind->setCurrentIndex(!rule.imports.isEmpty()                         ? 0
+    kind->setCurrentIndex(!rule.imports.isEmpty()                    ? 0
                           : rule.scope == PolicyRule::Scope::Strings ? 2
-                                                                          : 1);
-    auto *value = new QLineEdit(rule.imports.isEmpty() ? rule.pattern : rule.imports.join(u", "_s),
-                                &form);
+                                                                     : 1);
+    auto *value =
+        new QLineEdit(rule.imports.isEmpty() ? rule.pattern : rule.imports.join(u", "_s), &form);
     value->setObjectName(u"ruleValue"_s);
     value->setPlaceholderText(tr("module names, or a regular expression"));
     auto *severity = new QComboBox(&form);
@@ -371,9 +370,8 @@ void PolicyDialog::importFile()
 
 void PolicyDialog::exportFile()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Policy"),
-                                                      m_policy.name() + u".json"_s,
-                                                      tr("Policy files (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Policy"), m_policy.name() + u".json"_s, tr("Policy files (*.json)"));
     if (path.isEmpty())
         return;
     if (auto r = m_policy.save(path); !r)

@@ -53,7 +53,8 @@ Result<PolicyRule> ruleFromJson(const json &j, int index)
     const bool hasImport = j.contains("import");
     const bool hasPattern = j.contains("pattern");
     if (hasImport == hasPattern)
-        return bad(QStringLiteral("'%1' needs exactly one of \"import\" and \"pattern\"").arg(r.id));
+        return bad(
+            QStringLiteral("'%1' needs exactly one of \"import\" and \"pattern\"").arg(r.id));
     if (hasImport) {
         r.imports = stringList(j["import"]);
         if (r.imports.isEmpty())
@@ -73,8 +74,8 @@ Result<PolicyRule> ruleFromJson(const json &j, int index)
             return bad(QStringLiteral("'%1': \"match\" is \"code\" or \"strings\"").arg(r.id));
     }
     if (!j.contains("severity") || !j["severity"].is_string())
-        return bad(QStringLiteral("'%1' needs a \"severity\" (low, medium, high, critical)")
-                       .arg(r.id));
+        return bad(
+            QStringLiteral("'%1' needs a \"severity\" (low, medium, high, critical)").arg(r.id));
     auto sev = parseSeverity(str(j["severity"]));
     if (!sev)
         return bad(QStringLiteral("'%1': %2").arg(r.id, sev.error().message));
@@ -243,8 +244,8 @@ Result<Policy> Policy::fromJson(const QByteArray &text)
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("policy file format %1 is not supported (1 is)")
                         .arg(QString::fromStdString(j["format"].dump())));
-    const QString base = j.contains("base") && j["base"].is_string() ? str(j["base"])
-                                                                     : QStringLiteral("none");
+    const QString base =
+        j.contains("base") && j["base"].is_string() ? str(j["base"]) : QStringLiteral("none");
     Policy p;
     if (base != QLatin1String("none")) {
         auto pre = preset(base);
@@ -297,8 +298,9 @@ Result<Policy> Policy::load(const QString &presetOrFile)
                                    "path of a policy file")
                         .arg(presetOrFile));
     if (!f.open(QIODevice::ReadOnly))
-        return fail(ErrorCode::IoError,
-                    QStringLiteral("cannot read policy file %1: %2").arg(presetOrFile, f.errorString()));
+        return fail(
+            ErrorCode::IoError,
+            QStringLiteral("cannot read policy file %1: %2").arg(presetOrFile, f.errorString()));
     auto p = fromJson(f.readAll());
     if (!p)
         return fail(ErrorCode::InvalidArgument,

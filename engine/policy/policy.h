@@ -46,7 +46,7 @@ struct PolicyRule
         Code,   ///< pattern matched on the code with comments and string literals blanked
         Strings ///< pattern matched on each string literal's contents, one at a time
     };
-    QString id;            ///< unique within a policy; a user rule with a preset rule's id replaces it
+    QString id; ///< unique within a policy; a user rule with a preset rule's id replaces it
     QStringList languages; ///< language ids; empty = every language
     QStringList imports;   ///< module names; "os" matches "os" and "os.path" (Go: "net/http")
     QString pattern;       ///< PCRE (QRegularExpression), multi-line
@@ -144,7 +144,7 @@ using PolicyAskHandler =
 /// Lexical view of source code used by the checks (exposed for tests).
 struct CodeView
 {
-    QString code;    ///< comments and string literal contents replaced by spaces (newlines kept)
+    QString code;       ///< comments and string literal contents replaced by spaces (newlines kept)
     QString noComments; ///< comments replaced by spaces, strings kept
     struct Literal
     {
@@ -152,7 +152,7 @@ struct CodeView
         QString text;         ///< raw contents between the quotes
     };
     QList<Literal> strings;
-    QByteArray kinds; ///< per source character: 'c' code, 'm' comment, 's' string
+    QByteArray kinds;            ///< per source character: 'c' code, 'm' comment, 's' string
     QList<qsizetype> lineStarts; ///< offsets where lines start
 
     /// 1-based line of a source offset.

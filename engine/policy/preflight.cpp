@@ -11,9 +11,10 @@ Result<void> validateLimitsFor(const Limits &limits, const QString &language)
         return v;
     const LanguageDescriptor *lang = LanguageRegistry::instance().find(language);
     if (!lang)
-        return fail(ErrorCode::UnknownLanguage,
-                    QStringLiteral("Unknown language '%1'. Known: %2")
-                        .arg(language, LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
+        return fail(
+            ErrorCode::UnknownLanguage,
+            QStringLiteral("Unknown language '%1'. Known: %2")
+                .arg(language, LanguageRegistry::instance().ids().join(QStringLiteral(", "))));
     if (limits.memoryBytes != 0 && limits.memoryBytes < lang->minMemoryBytes)
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("memory limit %1 MiB is below what %2 needs (at least %3 MiB)")
@@ -49,7 +50,8 @@ Result<Preflight> preflightRun(const RunRequest &request, const Policy &active,
             reason += QStringLiteral(" (nobody was asked: no approval hook)");
         if (!approved) {
             stop = true;
-            reason.replace(QStringLiteral("needs approval by"), QStringLiteral("not approved under"));
+            reason.replace(QStringLiteral("needs approval by"),
+                           QStringLiteral("not approved under"));
         }
     }
     if (stop) {
@@ -63,7 +65,8 @@ Result<Preflight> preflightRun(const RunRequest &request, const Policy &active,
         r.appliedNetwork = request.network;
         r.exitCode = -1;
         r.notes.append(QStringLiteral("the run did not start: ") + reason);
-        r.stderrData = QByteArray("sandbox-studio: the run did not start: ") + reason.toUtf8() + '\n';
+        r.stderrData =
+            QByteArray("sandbox-studio: the run did not start: ") + reason.toUtf8() + '\n';
         if (observer.onStatus)
             observer.onStatus(QStringLiteral("blocked by policy"));
         out.stopped = std::move(r);
@@ -91,7 +94,8 @@ void completeReport(RunResult &result, const RunRequest &request, const Prefligh
     if (result.refusedPaths.size() > MaxRefused) {
         const qsizetype more = result.refusedPaths.size() - MaxRefused;
         result.refusedPaths.resize(MaxRefused);
-        result.refusedPaths.append(QStringLiteral("... and %1 more paths not brought back").arg(more));
+        result.refusedPaths.append(
+            QStringLiteral("... and %1 more paths not brought back").arg(more));
     }
 }
 

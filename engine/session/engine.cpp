@@ -36,8 +36,8 @@ constexpr int KilledExitCode = 137; // 128 + SIGKILL, as shells report it
 /// Counters of the sandbox's cgroup and work directory that say which limit a run hit.
 struct LimitCounters
 {
-    int oomKills = 0;   ///< "oom_kill N" (cgroup v1 memory.oom_control, v2 memory.events)
-    int pidsMax = 0;    ///< "max N" of pids.events: forks refused at the process limit
+    int oomKills = 0; ///< "oom_kill N" (cgroup v1 memory.oom_control, v2 memory.events)
+    int pidsMax = 0;  ///< "max N" of pids.events: forks refused at the process limit
     bool workDirFull = false;
 };
 
@@ -166,7 +166,8 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                 text += d;
                 return true;
             };
-            auto r = run({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {}, 10'000, 0);
+            auto r =
+                run({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {}, 10'000, 0);
             if (r && text.contains("workdir ")) {
                 const LimitCounters after = parseLimitCounters(text);
                 result.oomKilled = after.oomKills > before.oomKills;

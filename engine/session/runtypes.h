@@ -133,7 +133,7 @@ struct RunResult
     /// finding nobody approved); the reason is in policyReason, stderr and notes.
     bool policyBlocked = false;
     QString policyReason;
-    QString policyName; ///< the policy that checked the run ("standard", a file's name)
+    QString policyName;   ///< the policy that checked the run ("standard", a file's name)
     Limits appliedLimits; ///< the limits the run had (after defaults)
     NetworkMode appliedNetwork = NetworkMode::None;
     /// Which limits the run reached: "timeout", "memory", "output", "artifacts", "pids",

@@ -119,8 +119,9 @@ Result<QList<TarMember>> readTar(const QByteArray &tar, const TarReadLimits &lim
         }
         // Names that other systems read as paths or that fool a terminal (backslashes,
         // control characters) are not brought back either.
-        if (std::any_of(safe->cbegin(), safe->cend(),
-                        [](QChar c) { return c == u'\\' || c.category() == QChar::Other_Control; })) {
+        if (std::any_of(safe->cbegin(), safe->cend(), [](QChar c) {
+                return c == u'\\' || c.category() == QChar::Other_Control;
+            })) {
             QString shown;
             for (const QChar c : *safe)
                 shown += c.category() == QChar::Other_Control

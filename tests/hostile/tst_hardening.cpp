@@ -79,17 +79,24 @@ void TestHardening::probe_data()
 {
     QTest::addColumn<bool>("pooled");
     QTest::addColumn<QString>("check");
-    const QStringList checks = {
-        QStringLiteral("non_root_uid"),     QStringLiteral("no_effective_capabilities"),
-        QStringLiteral("no_permitted_capabilities"), QStringLiteral("no_new_privs"),
-        QStringLiteral("seccomp_filter"),   QStringLiteral("root_fs_read_only"),
-        QStringLiteral("usr_read_only"),    QStringLiteral("work_dir_writable"),
-        QStringLiteral("no_engine_socket"), QStringLiteral("no_host_mounts"),
-        QStringLiteral("no_host_paths"),    QStringLiteral("only_loopback"),
-        QStringLiteral("connect_fails"),    QStringLiteral("dns_fails")};
+    const QStringList checks = {QStringLiteral("non_root_uid"),
+                                QStringLiteral("no_effective_capabilities"),
+                                QStringLiteral("no_permitted_capabilities"),
+                                QStringLiteral("no_new_privs"),
+                                QStringLiteral("seccomp_filter"),
+                                QStringLiteral("root_fs_read_only"),
+                                QStringLiteral("usr_read_only"),
+                                QStringLiteral("work_dir_writable"),
+                                QStringLiteral("no_engine_socket"),
+                                QStringLiteral("no_host_mounts"),
+                                QStringLiteral("no_host_paths"),
+                                QStringLiteral("only_loopback"),
+                                QStringLiteral("connect_fails"),
+                                QStringLiteral("dns_fails")};
     for (bool pooled : {false, true})
         for (const QString &c : checks)
-            QTest::newRow(qPrintable((pooled ? QStringLiteral("pooled ") : QStringLiteral("fresh ")) + c))
+            QTest::newRow(
+                qPrintable((pooled ? QStringLiteral("pooled ") : QStringLiteral("fresh ")) + c))
                 << pooled << c;
 }
 
@@ -101,8 +108,9 @@ void TestHardening::probe()
     QVERIFY2(!checks.isEmpty(), "the probe printed no JSON (see the warning above)");
     QVERIFY2(checks.contains(check), qPrintable(QStringLiteral("probe lacks %1").arg(check)));
     const QJsonObject c = checks.value(check).toObject();
-    QVERIFY2(c.value(QStringLiteral("ok")).toBool(),
-             qPrintable(check + QStringLiteral(": ") + c.value(QStringLiteral("detail")).toString()));
+    QVERIFY2(
+        c.value(QStringLiteral("ok")).toBool(),
+        qPrintable(check + QStringLiteral(": ") + c.value(QStringLiteral("detail")).toString()));
 }
 
 void TestHardening::cleanupTestCase()

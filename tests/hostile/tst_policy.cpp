@@ -70,8 +70,9 @@ void TestPolicy::lexerBlanksCommentsAndStrings()
     QVERIFY(v.noComments.contains(QStringLiteral("a#b")));
     QCOMPARE(v.lineOf(py.indexOf(QStringLiteral("ctypes"))), 3);
 
-    const QString cpp = QStringLiteral("int n = 1'000'000; // fork()\nconst char *s = R\"x(system(\"a\"))x\";"
-                                       "/* ptrace( */ char c = '\\'';\n");
+    const QString cpp =
+        QStringLiteral("int n = 1'000'000; // fork()\nconst char *s = R\"x(system(\"a\"))x\";"
+                       "/* ptrace( */ char c = '\\'';\n");
     const CodeView cv = lexCode(QStringLiteral("cpp"), cpp);
     QVERIFY(!cv.code.contains(QStringLiteral("fork")));
     QVERIFY(!cv.code.contains(QStringLiteral("system")));
@@ -112,14 +113,14 @@ void TestPolicy::findings_data()
     QTest::newRow("py fork bomb") << u"python"_s << u"import os\nwhile True:\n    os.fork()\n"_s
                                   << QStringList{u"py-fork-bomb@2"_s, u"py-fork@3"_s};
     QTest::newRow("py fork bomb with try")
-        << u"python"_s << u"import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"_s
+        << u"python"_s
+        << u"import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"_s
         << QStringList{u"py-fork-bomb@2"_s, u"py-fork@4"_s};
     QTest::newRow("cpp fork bomb")
         << u"cpp"_s << u"#include <unistd.h>\nint main() { for (;;) { pid_t p = fork(); } }\n"_s
         << QStringList{u"cpp-fork-bomb@2"_s, u"cpp-fork@2"_s};
     QTest::newRow("engine socket in a string, not in a comment")
-        << u"python"_s
-        << u"# /var/run/docker.sock\nopen('/var/run/docker.sock')\n"_s
+        << u"python"_s << u"# /var/run/docker.sock\nopen('/var/run/docker.sock')\n"_s
         << QStringList{u"engine-socket@2"_s};
     QTest::newRow("js")
         << u"javascript"_s
@@ -136,16 +137,14 @@ void TestPolicy::findings_data()
         << u"#include <sys/ptrace.h>\n#include <unistd.h>\n/* fork(); */\nint main() { "
            "const char *s = \"system(1)\"; ptrace(PTRACE_TRACEME, 0, 0, 0); return fork(); }\n"_s
         << QStringList{u"cpp-ptrace@1"_s, u"cpp-fork@4"_s, u"cpp-privilege@4"_s};
-    QTest::newRow("go")
-        << u"go"_s
-        << u"package main\nimport (\n\t\"fmt\"\n\t// \"net\"\n\tx \"os/exec\"\n)\n"
-           "var s = `import \"syscall\"`\n"_s
-        << QStringList{u"go-process@5"_s};
+    QTest::newRow("go") << u"go"_s
+                        << u"package main\nimport (\n\t\"fmt\"\n\t// \"net\"\n\tx \"os/exec\"\n)\n"
+                           "var s = `import \"syscall\"`\n"_s
+                        << QStringList{u"go-process@5"_s};
     QTest::newRow("r")
         << u"r"_s
         << u"library(httr)\n# system('ls')\nx <- \"system('rm')\"\nsystem2('ls')\ncurl::curl('x')\n"_s
-        << QStringList{u"r-network-packages@1"_s, u"r-process@4"_s,
-                       u"r-network-packages@5"_s};
+        << QStringList{u"r-network-packages@1"_s, u"r-process@4"_s, u"r-network-packages@5"_s};
 }
 
 void TestPolicy::findings()
@@ -215,12 +214,12 @@ void TestPolicy::fileRoundTrip()
     QVERIFY_RESULT(hand);
     QCOMPARE(evaluatePolicy(*hand, QStringLiteral("go"), QStringLiteral("// API_KEY\n")).action,
              PolicyAction::Allow);
-    QCOMPARE(evaluatePolicy(*hand, QStringLiteral("go"), QStringLiteral("var k = \"API_KEY\"\n"))
-                 .action,
-             PolicyAction::Block);
-    QCOMPARE(evaluatePolicy(*hand, QStringLiteral("python"), QStringLiteral("import subprocess"))
-                 .action,
-             PolicyAction::Ask);
+    QCOMPARE(
+        evaluatePolicy(*hand, QStringLiteral("go"), QStringLiteral("var k = \"API_KEY\"\n")).action,
+        PolicyAction::Block);
+    QCOMPARE(
+        evaluatePolicy(*hand, QStringLiteral("python"), QStringLiteral("import subprocess")).action,
+        PolicyAction::Ask);
 }
 
 void TestPolicy::badFilesExplained_data()
@@ -230,13 +229,19 @@ void TestPolicy::badFilesExplained_data()
     QTest::newRow("not json") << QByteArray("{") << u"not a JSON object"_s;
     QTest::newRow("format") << QByteArray(R"({"format": 2})") << u"format 2"_s;
     QTest::newRow("base") << QByteArray(R"({"base": "lax"})") << u"unknown policy preset 'lax'"_s;
-    QTest::newRow("severity") << QByteArray(R"({"rules": [{"id": "a", "pattern": "x", "severity": "huge"}]})")
-                              << u"unknown severity 'huge'"_s;
-    QTest::newRow("action") << QByteArray(R"({"rules": [{"id": "a", "pattern": "x", "severity": "low", "action": "maybe"}]})")
-                            << u"unknown action 'maybe'"_s;
-    QTest::newRow("both") << QByteArray(R"({"rules": [{"id": "a", "pattern": "x", "import": "y", "severity": "low"}]})")
-                          << u"exactly one of"_s;
-    QTest::newRow("regex") << QByteArray(R"({"rules": [{"id": "a", "pattern": "(", "severity": "low"}]})")
+    QTest::newRow("severity")
+        << QByteArray(R"({"rules": [{"id": "a", "pattern": "x", "severity": "huge"}]})")
+        << u"unknown severity 'huge'"_s;
+    QTest::newRow("action")
+        << QByteArray(
+               R"({"rules": [{"id": "a", "pattern": "x", "severity": "low", "action": "maybe"}]})")
+        << u"unknown action 'maybe'"_s;
+    QTest::newRow("both")
+        << QByteArray(
+               R"({"rules": [{"id": "a", "pattern": "x", "import": "y", "severity": "low"}]})")
+        << u"exactly one of"_s;
+    QTest::newRow("regex") << QByteArray(
+                                  R"({"rules": [{"id": "a", "pattern": "(", "severity": "low"}]})")
                            << u"bad pattern"_s;
     QTest::newRow("no id") << QByteArray(R"({"rules": [{"pattern": "x", "severity": "low"}]})")
                            << u"needs an \"id\""_s;

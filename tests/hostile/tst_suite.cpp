@@ -28,7 +28,8 @@ namespace {
 int hostProcessesWith(const QByteArray &token)
 {
     int n = 0;
-    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    const QStringList pids =
+        QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &pid : pids) {
         if (!pid.front().isDigit())
             continue;
@@ -91,7 +92,8 @@ void TestHostileSuite::initTestCase()
         m_engine = test::requireEngine(QLatin1String(lang));
         QVERIFY(m_engine);
     }
-    m_token = QByteArray("hostile-") + QUuid::createUuid().toString(QUuid::Id128).left(12).toLatin1();
+    m_token =
+        QByteArray("hostile-") + QUuid::createUuid().toString(QUuid::Id128).left(12).toLatin1();
     m_table << QStringLiteral("| attack | language | standard policy | outcome | flags |")
             << QStringLiteral("|---|---|---|---|---|");
 }
@@ -102,21 +104,36 @@ void TestHostileSuite::attack_data()
     QTest::addColumn<QString>("language");
     QTest::addColumn<bool>("pooled");
     const QList<std::pair<const char *, const char *>> cases = {
-        {"fork_bomb.py", "python"},        {"fork_bomb.cpp", "cpp"},
-        {"thread_bomb.java", "java"},      {"memory_bomb.py", "python"},
-        {"memory_bomb.js", "javascript"},  {"memory_bomb.R", "r"},
-        {"cpu_spin.py", "python"},         {"cpu_spin_threads.cpp", "cpp"},
-        {"sigterm_trap.py", "python"},     {"orphans.py", "python"},
-        {"disk_fill.py", "python"},        {"stdout_1gb.py", "python"},
-        {"stderr_flood.js", "javascript"}, {"long_line.py", "python"},
-        {"tiny_writes.cpp", "cpp"},        {"bytes.py", "python"},
-        {"network.py", "python"},          {"network.go", "go"},
-        {"engine_socket.py", "python"},    {"engine_socket.js", "javascript"},
-        {"write_outside.py", "python"},    {"ptrace.cpp", "cpp"},
-        {"setuid.cpp", "cpp"},             {"setuid_binaries.py", "python"},
-        {"kill_all.py", "python"},         {"symlinks.py", "python"},
-        {"escape_names.py", "python"},     {"tarslip.py", "python"},
-        {"many_files.py", "python"},       {"huge_artifact.py", "python"},
+        {"fork_bomb.py", "python"},
+        {"fork_bomb.cpp", "cpp"},
+        {"thread_bomb.java", "java"},
+        {"memory_bomb.py", "python"},
+        {"memory_bomb.js", "javascript"},
+        {"memory_bomb.R", "r"},
+        {"cpu_spin.py", "python"},
+        {"cpu_spin_threads.cpp", "cpp"},
+        {"sigterm_trap.py", "python"},
+        {"orphans.py", "python"},
+        {"disk_fill.py", "python"},
+        {"stdout_1gb.py", "python"},
+        {"stderr_flood.js", "javascript"},
+        {"long_line.py", "python"},
+        {"tiny_writes.cpp", "cpp"},
+        {"bytes.py", "python"},
+        {"network.py", "python"},
+        {"network.go", "go"},
+        {"engine_socket.py", "python"},
+        {"engine_socket.js", "javascript"},
+        {"write_outside.py", "python"},
+        {"ptrace.cpp", "cpp"},
+        {"setuid.cpp", "cpp"},
+        {"setuid_binaries.py", "python"},
+        {"kill_all.py", "python"},
+        {"symlinks.py", "python"},
+        {"escape_names.py", "python"},
+        {"tarslip.py", "python"},
+        {"many_files.py", "python"},
+        {"huge_artifact.py", "python"},
     };
     for (const auto &[file, lang] : cases)
         QTest::newRow(file) << QString::fromLatin1(file) << QString::fromLatin1(lang) << false;
@@ -142,8 +159,8 @@ void TestHostileSuite::attack()
     req.limits.timeoutMs = 20'000;
     req.files.append({QStringLiteral("token.txt"), m_token + '\n'});
     const QString name = QFileInfo(file).completeBaseName();
-    const auto standard = evaluatePolicy(*Policy::preset(QStringLiteral("standard")),
-                                         language, req.code);
+    const auto standard =
+        evaluatePolicy(*Policy::preset(QStringLiteral("standard")), language, req.code);
 
     // Per-attack limits.
     if (name == u"fork_bomb" || name == u"thread_bomb")
@@ -231,7 +248,8 @@ void TestHostileSuite::attack()
         EXPECT(outText.contains(QStringLiteral("main exits")));
         EXPECT(seenWhileRunning.load() >= 2); // the check sees them while they live
         EXPECT(hostProcessesWith(m_token) == 0);
-        outcome = QStringLiteral("%1 orphans seen while running, none after").arg(seenWhileRunning.load());
+        outcome = QStringLiteral("%1 orphans seen while running, none after")
+                      .arg(seenWhileRunning.load());
     } else if (name == u"disk_fill") {
         EXPECT(r->exitCode != 0 && !r->timedOut);
         EXPECT(r->stderrData.contains("No space left on device"));
@@ -241,7 +259,8 @@ void TestHostileSuite::attack()
         EXPECT(r->exitCode == 0 && !r->timedOut && r->outputTruncated);
         EXPECT(out.size() == req.limits.outputBytes);
         EXPECT(r->limitsHit.contains(QStringLiteral("output")));
-        outcome = QStringLiteral("capped at 1 MiB, drained in %1 s").arg(double(r->durationMs) / 1000, 0, 'f', 1);
+        outcome = QStringLiteral("capped at 1 MiB, drained in %1 s")
+                      .arg(double(r->durationMs) / 1000, 0, 'f', 1);
     } else if (name == u"stderr_flood") {
         EXPECT(r->exitCode == 0 && r->outputTruncated);
         EXPECT(r->stderrData.size() + out.size() == req.limits.outputBytes);
@@ -254,22 +273,26 @@ void TestHostileSuite::attack()
         EXPECT(out == QByteArray("\x00start\xff\xfe\xc3(\x00\x1b[2Jend\x80\n", 20));
         EXPECT(r->stderrData == QByteArray("err\x00\xf0\x28\x8c\x28\n", 9));
         const QJsonObject j = QJsonDocument::fromJson(runResultToJson(*r, false)).object();
-        EXPECT(QByteArray::fromBase64(j.value(QStringLiteral("stdout_base64")).toString().toLatin1()) == out);
+        EXPECT(QByteArray::fromBase64(
+                   j.value(QStringLiteral("stdout_base64")).toString().toLatin1()) == out);
         outcome = QStringLiteral("bytes kept exactly; JSON has base64 copies");
     } else if (name == u"network") {
         EXPECT(!outText.contains(QStringLiteral("CONNECTED")));
         EXPECT(outText.count(QStringLiteral("blocked")) == (language == u"go" ? 2 : 6));
         outcome = QStringLiteral("every connection and lookup failed");
     } else if (name == u"engine_socket" && language == u"python") {
-        EXPECT(!outText.contains(QStringLiteral("REACHED")) && !outText.contains(QStringLiteral("READ")) &&
+        EXPECT(!outText.contains(QStringLiteral("REACHED")) &&
+               !outText.contains(QStringLiteral("READ")) &&
                !outText.contains(QStringLiteral("LISTED")));
         EXPECT(outText.count(QStringLiteral("refused")) >= 10);
         outcome = QStringLiteral("no socket, host path or secret reachable");
     } else if (name == u"engine_socket") {
-        EXPECT(outText.contains(QStringLiteral("exists false")) && outText.contains(QStringLiteral("refused ENOENT")));
+        EXPECT(outText.contains(QStringLiteral("exists false")) &&
+               outText.contains(QStringLiteral("refused ENOENT")));
         outcome = QStringLiteral("no socket");
     } else if (name == u"write_outside") {
-        EXPECT(!outText.contains(QStringLiteral("WRITTEN")) || outText.count(QStringLiteral("WRITTEN")) == 1);
+        EXPECT(!outText.contains(QStringLiteral("WRITTEN")) ||
+               outText.count(QStringLiteral("WRITTEN")) == 1);
         EXPECT(outText.contains(QStringLiteral("/tmp/escape WRITTEN"))); // private tmpfs
         EXPECT(!outText.contains(QStringLiteral("MADE")));
         EXPECT(anyRefused(*r, QStringLiteral("etc-link"), QStringLiteral("symbolic link")));
@@ -287,32 +310,41 @@ void TestHostileSuite::attack()
             EXPECT(outText.contains(QStringLiteral("agent attach Operation not permitted")));
             EXPECT(outText.contains(QStringLiteral("agent vm-read Operation not permitted")));
             EXPECT(outText.contains(QStringLiteral("agent proc-mem Permission denied")));
-            outcome = QStringLiteral("the agent refuses attach, process_vm_readv and /proc/PID/mem; "
-                                     "PID 1 (same uid): %1")
-                          .arg(outText.section(QStringLiteral("pid1 attach "), 1).section(u'\n', 0, 0));
+            outcome =
+                QStringLiteral("the agent refuses attach, process_vm_readv and /proc/PID/mem; "
+                               "PID 1 (same uid): %1")
+                    .arg(outText.section(QStringLiteral("pid1 attach "), 1).section(u'\n', 0, 0));
         } else {
-            outcome = QStringLiteral("sees only its own sandbox; its init has the same uid (%1)")
-                          .arg(outText.section(QStringLiteral("pid1 attach "), 1).section(u'\n', 0, 0));
+            outcome =
+                QStringLiteral("sees only its own sandbox; its init has the same uid (%1)")
+                    .arg(outText.section(QStringLiteral("pid1 attach "), 1).section(u'\n', 0, 0));
         }
     } else if (name == u"setuid") {
         EXPECT(!outText.contains(QStringLiteral("SUCCEEDED")));
         EXPECT(outText.contains(QStringLiteral("euid 65534")));
         outcome = QStringLiteral("setuid, setgroups, unshare, mount, chroot: all refused");
     } else if (name == u"setuid_binaries") {
-        EXPECT(outText.contains(QStringLiteral("euid-of-child 65534")) && outText.contains(QStringLiteral("euid 65534")));
-        outcome = QStringLiteral("set-user-ID programs run without privileges (%1)").arg(outText.section(u'\n', 0, 0));
+        EXPECT(outText.contains(QStringLiteral("euid-of-child 65534")) &&
+               outText.contains(QStringLiteral("euid 65534")));
+        outcome = QStringLiteral("set-user-ID programs run without privileges (%1)")
+                      .arg(outText.section(u'\n', 0, 0));
     } else if (name == u"kill_all") {
         EXPECT(outText.contains(QStringLiteral("pid1 alive after SIGKILL")));
-        EXPECT(outText.section(QStringLiteral("visible processes "), 1).section(u'\n', 0, 0).toInt() <= 8);
+        EXPECT(
+            outText.section(QStringLiteral("visible processes "), 1).section(u'\n', 0, 0).toInt() <=
+            8);
         // kill -1 ends the sandbox's keeper (same uid), so the sandbox stops with the program.
-        EXPECT(r->exitCode == 137 && !r->timedOut && !outText.contains(QStringLiteral("still running")));
+        EXPECT(r->exitCode == 137 && !r->timedOut &&
+               !outText.contains(QStringLiteral("still running")));
         EXPECT(!r->limitsHit.contains(QStringLiteral("pids")));
         EXPECT(!r->notes.filter(QStringLiteral("the sandbox stopped with the program")).isEmpty());
         outcome = QStringLiteral("reached only its own sandbox, which ended with it (exit 137)");
     } else if (name == u"symlinks") {
-        EXPECT(anyRefused(*r, QStringLiteral("output/passwd"), QStringLiteral("symbolic link to '/etc/passwd'")));
+        EXPECT(anyRefused(*r, QStringLiteral("output/passwd"),
+                          QStringLiteral("symbolic link to '/etc/passwd'")));
         EXPECT(anyRefused(*r, QStringLiteral("output/etc-dir"), QStringLiteral("symbolic link")));
-        EXPECT(anyRefused(*r, QStringLiteral("output/sub/relative-escape"), QStringLiteral("symbolic link")));
+        EXPECT(anyRefused(*r, QStringLiteral("output/sub/relative-escape"),
+                          QStringLiteral("symbolic link")));
         EXPECT(anyRefused(*r, QStringLiteral("output/fifo"), QStringLiteral("not a regular file")));
         EXPECT(anyRefused(*r, QStringLiteral("output/hardlink.txt"), QStringLiteral("hard link")) ||
                anyRefused(*r, QStringLiteral("output/real.txt"), QStringLiteral("hard link")));
@@ -320,7 +352,8 @@ void TestHostileSuite::attack()
             EXPECT(!a.data.contains("root:x:0:0"));
         outcome = QStringLiteral("links and the FIFO refused; only the regular file came back");
     } else if (name == u"escape_names") {
-        EXPECT(r->refusedPaths.filter(QStringLiteral("backslash or a control character")).size() == 4);
+        EXPECT(r->refusedPaths.filter(QStringLiteral("backslash or a control character")).size() ==
+               4);
         EXPECT(r->artifacts.size() == 1 && r->artifacts[0].name == u"output/ok.txt");
         outcome = QStringLiteral("backslash and control-character names refused");
     } else if (name == u"tarslip") {
@@ -337,7 +370,8 @@ void TestHostileSuite::attack()
         EXPECT(members && members->isEmpty() && refused.size() == 3);
         EXPECT(refused.filter(QStringLiteral("would leave the directory")).size() == 2);
         EXPECT(refused.filter(QStringLiteral("is absolute")).size() == 1);
-        outcome = QStringLiteral("returned unopened; its ../ and absolute members refused by the reader");
+        outcome =
+            QStringLiteral("returned unopened; its ../ and absolute members refused by the reader");
     } else if (name == u"many_files") {
         EXPECT(r->exitCode == 0 && r->artifactsTruncated);
         EXPECT(r->artifacts.size() <= req.limits.artifactCount);

@@ -1,7 +1,8 @@
 // Fork until the kernel refuses; children stay alive. Contained by the pids limit.
 #include <cstdio>
 #include <unistd.h>
-int main() {
+int main()
+{
     int n = 0;
     for (;;) {
         pid_t pid = fork();

@@ -11,14 +11,17 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
-static std::string field(int pid, const char *name) {
+static std::string field(int pid, const char *name)
+{
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
     std::string line;
     while (std::getline(in, line))
-        if (line.rfind(name, 0) == 0) return line.substr(std::strlen(name) + 1);
+        if (line.rfind(name, 0) == 0)
+            return line.substr(std::strlen(name) + 1);
     return "?";
 }
-static void attack(int pid, const char *label) {
+static void attack(int pid, const char *label)
+{
     long r = ptrace(PTRACE_ATTACH, pid, nullptr, nullptr);
     std::printf("%s attach %s\n", label, r == 0 ? "ATTACHED" : std::strerror(errno));
     if (r == 0) {
@@ -32,7 +35,8 @@ static void attack(int pid, const char *label) {
     FILE *mem = std::fopen(("/proc/" + std::to_string(pid) + "/mem").c_str(), "rb");
     std::printf("%s proc-mem %s\n", label, mem ? "OPENED" : std::strerror(errno));
 }
-int main() {
+int main()
+{
     std::printf("self uid %s\n", field(getpid(), "Uid:").c_str());
     std::printf("pid1 %s uid %s\n", field(1, "Name:").c_str(), field(1, "Uid:").c_str());
     attack(1, "pid1");
@@ -45,7 +49,8 @@ int main() {
     DIR *d = opendir("/proc");
     int procs = 0;
     while (dirent *e = readdir(d))
-        if (std::atoi(e->d_name) > 0) ++procs;
+        if (std::atoi(e->d_name) > 0)
+            ++procs;
     closedir(d);
     std::printf("visible processes %d\n", procs);
     return 0;

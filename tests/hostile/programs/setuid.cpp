@@ -6,10 +6,12 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <unistd.h>
-static void report(const char *what, int r) {
+static void report(const char *what, int r)
+{
     std::printf("%s %s\n", what, r == 0 ? "SUCCEEDED" : std::strerror(errno));
 }
-int main() {
+int main()
+{
     report("setuid0", setuid(0));
     report("setgid0", setgid(0));
     gid_t g = 0;
