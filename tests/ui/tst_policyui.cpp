@@ -16,6 +16,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -36,6 +37,7 @@ private Q_SLOTS:
     void dialogEditsAndStores();
     void limitsPanelRefusesTooLittleMemory();
     void windowChecksLiveAndBlocksRuns();
+    void windowAsksBeforeRunning();
 };
 
 void TestPolicyUi::initTestCase()
@@ -185,6 +187,45 @@ void TestPolicyUi::windowChecksLiveAndBlocksRuns()
     QVERIFY_RESULT(oneshots);
     for (const SandboxInfo &s : *oneshots)
         QVERIFY(s.labels.value(QString::fromLatin1(labels::Owner)) != ownerLabel());
+}
+
+void TestPolicyUi::windowAsksBeforeRunning()
+{
+    auto engine = test::requireEngine();
+    QVERIFY(engine);
+    MainWindow window(engine);
+    window.show();
+    auto *editor = window.findChild<CodeEditor *>(u"editor"_s);
+    auto *console = window.findChild<OutputConsole *>();
+    QVERIFY(editor && console);
+    editor->setPlainText(u"import ctypes\nprint('approved ' + 'run')\n"_s); // high: ask
+
+    // The question comes as a modal box on the GUI thread while the run's worker waits.
+    int asked = 0;
+    QMessageBox::StandardButton answer = QMessageBox::No;
+    QTimer answerer;
+    answerer.setInterval(50);
+    connect(&answerer, &QTimer::timeout, this, [&] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            ++asked;
+            QVERIFY(box->text().contains(u"py-native"_s));
+            box->button(answer)->click();
+        }
+    });
+    answerer.start();
+
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.runCode();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60'000);
+    QCOMPARE(asked, 1);
+    QVERIFY(console->toPlainText().contains(u"not run: not approved under policy 'standard'"_s));
+
+    answer = QMessageBox::Yes;
+    window.runCode();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 90'000);
+    QCOMPARE(asked, 2);
+    QTRY_VERIFY(console->toPlainText().contains(u"approved run"_s));
+    QVERIFY(console->toPlainText().contains(u"policy py-native (high, ask)"_s));
 }
 
 QTEST_MAIN(TestPolicyUi)
