@@ -41,11 +41,16 @@ struct LimitCounters
     bool workDirFull = false;
 };
 
-/// Shell command printing what parseLimitCounters reads.
+/// Shell command printing what parseLimitCounters reads. Builtins only up to the counters
+/// (a sandbox whose process limit is held may have room for the shell, not for a child):
+/// "probe-ok" first says a process could start at all.
 const QString LimitProbe = QStringLiteral(
-    "cat /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events 2>/dev/null; "
+    "echo probe-ok; "
+    "for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do "
+    "[ -r $f ] && while read a b; do echo \"$a $b\"; done < $f; done; "
     "for f in /sys/fs/cgroup/pids/pids.events /sys/fs/cgroup/pids.events; do "
-    "[ -r $f ] && sed 's/^/pids_/' $f; done; stat -f -c 'workdir %b %a' /sandbox; true");
+    "[ -r $f ] && while read a b; do echo \"pids_$a $b\"; done < $f; done; "
+    "stat -f -c 'workdir %b %a' /sandbox 2>/dev/null; true");
 
 LimitCounters parseLimitCounters(const QByteArray &text)
 {
@@ -168,9 +173,13 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
             };
             auto r =
                 run({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {}, 10'000, 0);
-            if (r && text.contains("workdir ")) {
+            if (r && text.startsWith("probe-ok")) {
                 const LimitCounters after = parseLimitCounters(text);
-                result.oomKilled = after.oomKills > before.oomKills;
+                if (after.oomKills > before.oomKills) {
+                    // Killed itself, or one of its processes was (the "memory" limit hit).
+                    result.oomKilled = result.exitCode == KilledExitCode;
+                    result.limitsHit.append(QStringLiteral("memory"));
+                }
                 if (after.pidsMax > before.pidsMax)
                     result.limitsHit.append(QStringLiteral("pids"));
                 if (after.workDirFull)
