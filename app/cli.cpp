@@ -9,6 +9,8 @@
 #include "mcp/mcpserver.h"
 #include "mcp/mcpstdio.h"
 #include "session/backendprofiles.h"
+#include "policy/policy.h"
+#include "policy/preflight.h"
 #include "session/engine.h"
 #include "session/notebook.h"
 #include "session/pool.h"
@@ -40,6 +42,7 @@ namespace {
 
 constexpr int ExitUsage = 2;
 constexpr int ExitEngine = 125;
+constexpr int ExitPolicy = 126; // the policy stopped the run (block, or ask not allowed)
 
 QTextStream &err()
 {
@@ -231,6 +234,15 @@ int cmdRun(const QStringList &args)
         {QStringLiteral("json"), QStringLiteral("Print the result as JSON (artifacts base64)")},
         {QStringLiteral("artifacts-dir"), QStringLiteral("Write artifacts into DIR"),
          QStringLiteral("dir")},
+        {QStringLiteral("policy"),
+         QStringLiteral("strict, standard (default), permissive, or a policy file (JSON; "
+                        "docs/policy.md)"),
+         QStringLiteral("policy")},
+        {QStringLiteral("allow-ask"),
+         QStringLiteral("Run code whose policy findings ask for approval (default: refuse)")},
+        {QStringLiteral("work-dir-size"),
+         QStringLiteral("Size of the work directory, e.g. 256m (default 256m)"),
+         QStringLiteral("size")},
     });
     p.process(QStringList{QStringLiteral("sandbox-studio run")} + args);
     const bool json = p.isSet(QStringLiteral("json"));
@@ -298,6 +310,14 @@ int cmdRun(const QStringList &args)
                                 {}},
                                json);
     }
+    if (p.isSet(QStringLiteral("work-dir-size"))) {
+        req.limits.workDirBytes = parseBytes(p.value(QStringLiteral("work-dir-size")));
+        if (req.limits.workDirBytes < 0)
+            return reportError({ErrorCode::InvalidArgument,
+                                QStringLiteral("--work-dir-size takes a size such as 256m"),
+                                {}},
+                               json);
+    }
     const QString net = p.value(QStringLiteral("network"));
     if (net.isEmpty() || net == QLatin1String("none"))
         req.network = NetworkMode::None;
@@ -350,11 +370,29 @@ int cmdRun(const QStringList &args)
     kube.kubeconfig = p.value(QStringLiteral("kubeconfig"));
     kube.context = p.value(QStringLiteral("context"));
     kube.namespaceName = p.value(QStringLiteral("namespace"));
+    // Limits and policy are checked before any engine is contacted.
+    if (auto v = validateLimitsFor(req.limits, req.language); !v)
+        return reportError(v.error(), json);
+    auto policy = Policy::load(p.isSet(QStringLiteral("policy")) ? p.value(QStringLiteral("policy"))
+                                                                 : QStringLiteral("standard"));
+    if (!policy)
+        return reportError(policy.error(), json);
+    req.policy = std::make_shared<Policy>(*policy);
+
     auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")),
                              p.value(QStringLiteral("tls-cert-path")), kube);
     if (!engine)
         return reportError(engine.error(), json);
     RunObserver obs;
+    const bool allowAsk = p.isSet(QStringLiteral("allow-ask"));
+    obs.onPolicyAsk = [allowAsk, json](const QList<PolicyFinding> &findings) {
+        if (!json)
+            for (const PolicyFinding &f : findings)
+                err() << "sandbox-studio: policy asks (line " << f.line << ", " << f.rule << ", "
+                      << f.severity << "): " << f.message
+                      << (allowAsk ? " - allowed by --allow-ask" : "") << Qt::endl;
+        return allowAsk;
+    };
     if (!json) {
         obs.onStdout = writeOut;
         obs.onStderr = writeErr;
@@ -370,6 +408,20 @@ int cmdRun(const QStringList &args)
         return reportError(result.error(), json);
     if (json)
         writeOut(QByteArray(runResultToJson(*result, true) + '\n'));
+    if (result->policyBlocked) {
+        if (!json) {
+            err() << "sandbox-studio: the run did not start: " << result->policyReason << Qt::endl;
+            if (result->policyReason.contains(QLatin1String("approv")))
+                err() << "  (pass --allow-ask to run it anyway, or --policy to choose another "
+                         "policy)"
+                      << Qt::endl;
+        }
+        return ExitPolicy;
+    }
+    if (!json)
+        for (const PolicyFinding &f : result->policyFindings)
+            err() << "sandbox-studio: policy " << f.action << " (line " << f.line << ", " << f.rule
+                  << ", " << f.severity << "): " << f.message << Qt::endl;
     if (p.isSet(QStringLiteral("artifacts-dir"))) {
         const QDir dir(p.value(QStringLiteral("artifacts-dir")));
         QDir().mkpath(dir.path());
@@ -424,6 +476,19 @@ int cmdRun(const QStringList &args)
         if (result->outputTruncated)
             err() << "sandbox-studio: output truncated at " << req.limits.outputBytes << " bytes"
                   << Qt::endl;
+        for (const QString &hit : result->limitsHit)
+            if (hit == QLatin1String("pids") || hit == QLatin1String("work_dir") ||
+                hit == QLatin1String("artifacts"))
+                err() << "sandbox-studio: limit reached: "
+                      << (hit == QLatin1String("pids")
+                              ? QStringLiteral("processes (%1)").arg(req.limits.pids)
+                          : hit == QLatin1String("work_dir")
+                              ? QStringLiteral("work directory size (%1 MiB)")
+                                    .arg(req.limits.workDirBytes >> 20)
+                              : QStringLiteral("artifacts (%1 files, %2 MiB)")
+                                    .arg(req.limits.artifactCount)
+                                    .arg(req.limits.artifactBytes >> 20))
+                      << Qt::endl;
     }
     // A --get that could not be honoured fails a run that otherwise succeeded.
     return result->exitCode == 0 && getFailed ? 1 : result->exitCode;
@@ -513,6 +578,87 @@ int cmdImagesImport(const QStringList &args)
         return reportError(imported.error(), false);
     QTextStream(stdout) << rest[1] << ' ' << *imported << Qt::endl;
     return 0;
+}
+
+/// policy check FILE [--language L] [--policy P] [--json] | policy show [P]
+int cmdPolicy(const QStringList &args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral("Check code against a policy, or print a policy."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("action"), QStringLiteral("check FILE | show"));
+    p.addOptions({
+        {{QStringLiteral("l"), QStringLiteral("language")},
+         QStringLiteral("Language of FILE (default: from the extension)"),
+         QStringLiteral("lang")},
+        {QStringLiteral("policy"),
+         QStringLiteral("strict, standard (default), permissive, or a policy file"),
+         QStringLiteral("policy")},
+        {QStringLiteral("json"), QStringLiteral("Print the findings as JSON")},
+    });
+    p.process(QStringList{QStringLiteral("sandbox-studio policy")} + args);
+    const QStringList pos = p.positionalArguments();
+    const bool json = p.isSet(QStringLiteral("json"));
+    auto policy = Policy::load(p.isSet(QStringLiteral("policy")) ? p.value(QStringLiteral("policy"))
+                                                                 : QStringLiteral("standard"));
+    if (!policy)
+        return reportError(policy.error(), json);
+    if (pos.value(0) == QLatin1String("show") && pos.size() == 1) {
+        writeOut(policy->toJson());
+        return 0;
+    }
+    if (pos.value(0) != QLatin1String("check") || pos.size() != 2) {
+        err() << "usage: sandbox-studio policy check [--policy P] [--language L] [--json] FILE|-\n"
+                 "       sandbox-studio policy show [--policy P]"
+              << Qt::endl;
+        return ExitUsage;
+    }
+    const QString file = pos[1];
+    QFile in;
+    if (file == QLatin1String("-") ? !in.open(stdin, QIODevice::ReadOnly)
+                                   : (in.setFileName(file), !in.open(QIODevice::ReadOnly)))
+        return reportError({ErrorCode::InvalidArgument,
+                            QStringLiteral("cannot read %1: %2").arg(file, in.errorString()),
+                            {}},
+                           json);
+    const QString code = QString::fromUtf8(in.readAll());
+    QString language = p.value(QStringLiteral("language"));
+    if (language.isEmpty())
+        language = languageFromExtension(file);
+    const LanguageDescriptor *lang = LanguageRegistry::instance().find(language);
+    if (!lang)
+        return reportError(
+            {ErrorCode::UnknownLanguage,
+             language.isEmpty()
+                 ? QStringLiteral("cannot tell the language of %1; pass --language").arg(file)
+                 : QStringLiteral("Unknown language '%1'").arg(language),
+             {}},
+            json);
+    const PolicyVerdict v = evaluatePolicy(*policy, lang->id, code);
+    if (json) {
+        QJsonArray findings;
+        for (const PolicyFinding &f : v.findings)
+            findings.append(QJsonObject{{QStringLiteral("rule"), f.rule},
+                                        {QStringLiteral("severity"), f.severity},
+                                        {QStringLiteral("action"), f.action},
+                                        {QStringLiteral("line"), f.line},
+                                        {QStringLiteral("message"), f.message}});
+        QJsonObject o{{QStringLiteral("policy"), policy->name()},
+                      {QStringLiteral("language"), lang->id},
+                      {QStringLiteral("verdict"), actionName(v.action)},
+                      {QStringLiteral("reason"), v.reason},
+                      {QStringLiteral("findings"), QJsonValue(findings)}};
+        writeOut(QJsonDocument(o).toJson(QJsonDocument::Indented));
+    } else {
+        QTextStream out(stdout);
+        for (const PolicyFinding &f : v.findings)
+            out << file << ':' << f.line << ": " << f.action << " [" << f.severity << ", " << f.rule
+                << "] " << f.message << Qt::endl;
+        out << "verdict: " << actionName(v.action) << " (policy " << policy->name() << ", "
+            << v.findings.size() << " findings)" << Qt::endl;
+    }
+    // Exit status: 0 allow/warn, 1 ask, 126 block, like the run would be treated.
+    return v.action == PolicyAction::Block ? ExitPolicy : v.action == PolicyAction::Ask ? 1 : 0;
 }
 
 int cmdImages(const QStringList &args)
@@ -1085,6 +1231,8 @@ QString cliUsage()
         "  images ref NAME            print the image reference of a recipe\n"
         "  images pull REF            pull an image from its registry (with progress)\n"
         "  images prune               remove images of recipes that changed since\n"
+        "  policy check FILE          print the policy findings of FILE (--policy P, --json)\n"
+        "  policy show                print a policy in the file format (--policy P)\n"
         "  doctor                     check the container engine and the images\n"
         "  backends list|test [NAME]  backend profiles (docker, podman, docker-tls, saved ones)\n"
         "  backends add NAME --kind K [--host URI] [--tls-cert-path DIR] | remove NAME\n"
@@ -1191,6 +1339,8 @@ int runCli(const QStringList &argsIn)
         return cmdImages(rest);
     if (cmd == QLatin1String("doctor"))
         return cmdDoctor();
+    if (cmd == QLatin1String("policy"))
+        return cmdPolicy(rest);
     if (cmd == QLatin1String("reap"))
         return cmdReap();
     if (cmd == QLatin1String("bench"))

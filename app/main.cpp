@@ -31,7 +31,7 @@ bool isHeadlessCommand(const QString &arg)
     static const QStringList commands = {
         QStringLiteral("run"),  QStringLiteral("images"), QStringLiteral("doctor"),
         QStringLiteral("reap"), QStringLiteral("bench"),  QStringLiteral("deps"),
-        QStringLiteral("mcp"),  QStringLiteral("backends"),
+        QStringLiteral("mcp"),  QStringLiteral("backends"), QStringLiteral("policy"),
     };
     return commands.contains(arg);
 }

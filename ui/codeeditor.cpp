@@ -7,12 +7,29 @@
 #include <KSyntaxHighlighting/Theme>
 #include <QApplication>
 #include <QFontDatabase>
+#include <QHelpEvent>
 #include <QPainter>
 #include <QTextBlock>
+#include <QToolTip>
 
 namespace {
 constexpr int IndentWidth = 4;
 constexpr int GutterPadding = 6;
+
+/// Colour of a finding's action: block red, ask orange, warn yellow.
+QColor findingColor(const QString &action)
+{
+    if (action == QLatin1String("block"))
+        return QColor(0xd0, 0x30, 0x30);
+    if (action == QLatin1String("ask"))
+        return QColor(0xe6, 0x7e, 0x22);
+    return QColor(0xd4, 0xac, 0x0d);
+}
+
+int actionRank(const QString &action)
+{
+    return action == QLatin1String("block") ? 3 : action == QLatin1String("ask") ? 2 : 1;
+}
 } // namespace
 
 Q_GLOBAL_STATIC(KSyntaxHighlighting::Repository, g_repository)
@@ -34,6 +51,16 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override { m_editor->paintGutter(event); }
+    bool event(QEvent *event) override
+    {
+        if (event->type() == QEvent::ToolTip) {
+            auto *help = static_cast<QHelpEvent *>(event);
+            // The gutter and the viewport share their vertical coordinates.
+            m_editor->showFindingsTip(help->globalPos(), help->pos().y());
+            return true;
+        }
+        return QWidget::event(event);
+    }
 
 private:
     CodeEditor *m_editor;
@@ -192,12 +219,61 @@ void CodeEditor::paintGutter(QPaintEvent *event)
             painter.setPen(isCurrent ? m_gutterCurrentForeground : m_gutterForeground);
             painter.drawText(0, qRound(top), m_gutter->width() - GutterPadding, height,
                              Qt::AlignRight | Qt::AlignVCenter, QString::number(number + 1));
+            // The strongest finding of the line, as a bar at the gutter's left edge.
+            int rank = 0;
+            QString action;
+            for (const sandbox::PolicyFinding &f : std::as_const(m_findings))
+                if (f.line == number + 1 && actionRank(f.action) > rank) {
+                    rank = actionRank(f.action);
+                    action = f.action;
+                }
+            if (rank > 0)
+                painter.fillRect(0, qRound(top), 4, height, findingColor(action));
         }
         block = block.next();
         top = bottom;
         bottom = top + blockBoundingRect(block).height();
         ++number;
     }
+}
+
+void CodeEditor::setFindings(const QList<sandbox::PolicyFinding> &findings)
+{
+    if (findings == m_findings)
+        return;
+    m_findings = findings;
+    highlightCurrentLine();
+}
+
+QString CodeEditor::findingsTooltip(int line) const
+{
+    QStringList lines;
+    for (const sandbox::PolicyFinding &f : m_findings)
+        if (f.line == line)
+            lines << tr("Policy %1 (%2, %3): %4").arg(f.action, f.severity, f.rule, f.message);
+    return lines.join(u'\n');
+}
+
+bool CodeEditor::showFindingsTip(const QPoint &globalPos, int viewportY)
+{
+    const int line = cursorForPosition(QPoint(0, viewportY)).blockNumber() + 1;
+    const QString tip = findingsTooltip(line);
+    if (tip.isEmpty()) {
+        QToolTip::hideText();
+        return false;
+    }
+    QToolTip::showText(globalPos, tip, this);
+    return true;
+}
+
+bool CodeEditor::viewportEvent(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        if (showFindingsTip(help->globalPos(), help->pos().y()))
+            return true;
+    }
+    return QPlainTextEdit::viewportEvent(event);
 }
 
 void CodeEditor::highlightCurrentLine()
@@ -209,6 +285,18 @@ void CodeEditor::highlightCurrentLine()
     line.cursor = textCursor();
     line.cursor.clearSelection();
     selections.append(line);
+    for (const sandbox::PolicyFinding &f : std::as_const(m_findings)) {
+        const QTextBlock block = document()->findBlockByNumber(f.line - 1);
+        if (!block.isValid() || f.line <= 0)
+            continue;
+        QTextEdit::ExtraSelection mark;
+        mark.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        mark.format.setUnderlineColor(findingColor(f.action));
+        mark.format.setToolTip(findingsTooltip(f.line));
+        mark.cursor = QTextCursor(block);
+        mark.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        selections.append(mark);
+    }
     setExtraSelections(selections);
     m_gutter->update(); // the bold current line number moves
 }

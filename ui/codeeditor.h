@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "session/runtypes.h"
+
 #include <QPlainTextEdit>
 
 namespace KSyntaxHighlighting {
@@ -34,7 +36,16 @@ public:
     /// Width of the line-number gutter in pixels.
     int gutterWidth() const;
 
+    /// Policy findings to show (lines are 1-based): a wavy underline under each finding's
+    /// line, a coloured mark in the gutter (red for block, orange for ask, yellow for warn)
+    /// and the findings' messages as the line's tooltip. An empty list clears them.
+    void setFindings(const QList<sandbox::PolicyFinding> &findings);
+    const QList<sandbox::PolicyFinding> &findings() const { return m_findings; }
+    /// Tooltip text for a 1-based line: its findings, one per line; empty when none.
+    QString findingsTooltip(int line) const;
+
 protected:
+    bool viewportEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void changeEvent(QEvent *event) override;
@@ -48,6 +59,8 @@ private:
     void updateGutter(const QRect &rect, int dy);
     void highlightCurrentLine();
     void indentSelection(bool indent);
+    /// Shows the findings of the line at viewport y as a tooltip; false when it has none.
+    bool showFindingsTip(const QPoint &globalPos, int viewportY);
 
     QWidget *m_gutter;
     KSyntaxHighlighting::SyntaxHighlighter *m_highlighter;
@@ -57,4 +70,5 @@ private:
     QColor m_gutterForeground;
     QColor m_gutterCurrentForeground;
     QColor m_gutterSeparator;
+    QList<sandbox::PolicyFinding> m_findings;
 };

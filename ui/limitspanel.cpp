@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "limitspanel.h"
 
+#include "languages/language.h"
+#include "policy/preflight.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -57,6 +60,11 @@ LimitsPanel::LimitsPanel(QWidget *parent)
                           tr("Output (stdout and stderr) kept from a run; the rest is dropped "
                              "and the run is flagged as truncated."),
                           this))
+    , m_workDirMiB(spinBox(1, 16 * 1024, 64, tr(" MiB"), tr("Work directory size"),
+                           tr("Size of the sandbox's work directory (/sandbox, in memory); "
+                              "writes beyond it fail with \"no space left\"."),
+                           this))
+    , m_error(new QLabel(this))
     , m_network(new QCheckBox(tr("Allow network access"), this))
     , m_libraries(new QLineEdit(this))
     , m_standard(new QComboBox(this))
@@ -69,6 +77,11 @@ LimitsPanel::LimitsPanel(QWidget *parent)
     m_timeoutSeconds->setObjectName(QStringLiteral("timeLimit"));
     m_outputKiB->setObjectName(QStringLiteral("outputLimit"));
     m_network->setObjectName(QStringLiteral("networkEnabled"));
+    m_workDirMiB->setObjectName(QStringLiteral("workDirLimit"));
+    m_error->setObjectName(QStringLiteral("limitsError"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_error->hide();
 
     m_cpus->setRange(0.1, qMax(1, QThread::idealThreadCount()));
     m_cpus->setDecimals(1);
@@ -108,6 +121,7 @@ LimitsPanel::LimitsPanel(QWidget *parent)
     addRow(tr("&Processes:"), m_pids);
     addRow(tr("&Time:"), m_timeoutSeconds);
     addRow(tr("&Output:"), m_outputKiB);
+    addRow(tr("&Work dir:"), m_workDirMiB);
     form->addRow(m_network);
     addRow(tr("&Libraries:"), m_libraries);
     addRow(tr("&Standard:"), m_standard);
@@ -125,15 +139,19 @@ LimitsPanel::LimitsPanel(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_error);
     layout->addWidget(hint);
     layout->addWidget(reset, 0, Qt::AlignRight);
     layout->addStretch(1);
 
     resetToDefaults();
 
-    const auto changed = [this] { Q_EMIT limitsChanged(); };
+    const auto changed = [this] {
+        validate();
+        Q_EMIT limitsChanged();
+    };
     connect(m_cpus, &QDoubleSpinBox::valueChanged, this, changed);
-    for (QSpinBox *box : {m_memoryMiB, m_pids, m_timeoutSeconds, m_outputKiB})
+    for (QSpinBox *box : {m_memoryMiB, m_pids, m_timeoutSeconds, m_outputKiB, m_workDirMiB})
         connect(box, &QSpinBox::valueChanged, this, changed);
     connect(m_network, &QCheckBox::toggled, this, changed);
 }
@@ -175,6 +193,7 @@ sandbox::Limits LimitsPanel::limits() const
     limits.pids = m_pids->value();
     limits.timeoutMs = qint64(m_timeoutSeconds->value()) * 1000;
     limits.outputBytes = m_outputKiB->value() * KiB;
+    limits.workDirBytes = m_workDirMiB->value() * MiB;
     return limits;
 }
 
@@ -186,6 +205,35 @@ void LimitsPanel::setLimits(const sandbox::Limits &limits)
     m_pids->setValue(clampToInt(limits.pids, m_pids));
     m_timeoutSeconds->setValue(clampToInt((limits.timeoutMs + 999) / 1000, m_timeoutSeconds));
     m_outputKiB->setValue(clampToInt(limits.outputBytes / KiB, m_outputKiB));
+    m_workDirMiB->setValue(clampToInt(limits.workDirBytes / MiB, m_workDirMiB));
+    validate();
+}
+
+void LimitsPanel::setLanguage(const QString &languageId)
+{
+    m_language = languageId;
+    if (const auto *lang = sandbox::LanguageRegistry::instance().find(languageId))
+        m_memoryMiB->setToolTip(tr("Memory the sandbox may use (swap included); the program is "
+                                   "killed when it needs more. %1 needs at least %2 MiB.")
+                                    .arg(lang->displayName)
+                                    .arg(lang->minMemoryBytes / MiB));
+    validate();
+}
+
+QString LimitsPanel::validationError() const
+{
+    if (m_language.isEmpty())
+        return limits().validate() ? QString() : limits().validate().error().message;
+    auto v = sandbox::validateLimitsFor(limits(), m_language);
+    return v ? QString() : v.error().message;
+}
+
+void LimitsPanel::validate()
+{
+    const QString error = validationError();
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+    m_memoryMiB->setProperty("invalid", error.contains(QLatin1String("memory")));
 }
 
 bool LimitsPanel::networkEnabled() const

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QLabel;
 class QComboBox;
 class QLineEdit;
 class QDoubleSpinBox;
@@ -36,6 +37,13 @@ public:
     QStringList libraries() const;
     void setLibraries(const QStringList &libraries);
 
+    /// The language the limits are for: its minimum memory (LanguageDescriptor::
+    /// minMemoryBytes) is checked and shown.
+    void setLanguage(const QString &languageId);
+    /// Why the limits cannot be used for the language ("memory limit 64 MiB is below what
+    /// Java needs (at least 128 MiB)"), shown under the form; empty when they are valid.
+    QString validationError() const;
+
     /// Language standards the current language offers (empty hides the picker).
     void setStandards(const QStringList &standards, const QString &defaultStandard);
     /// The chosen standard, empty when the language has none.
@@ -46,12 +54,16 @@ Q_SIGNALS:
     void limitsChanged();
 
 private:
+    void validate();
     sandbox::Limits m_hidden; // carries the fields without a control
     QDoubleSpinBox *m_cpus;
     QSpinBox *m_memoryMiB;
     QSpinBox *m_pids;
     QSpinBox *m_timeoutSeconds;
     QSpinBox *m_outputKiB;
+    QSpinBox *m_workDirMiB;
+    QLabel *m_error;
+    QString m_language;
     QCheckBox *m_network;
     QLineEdit *m_libraries;
     QComboBox *m_standard;

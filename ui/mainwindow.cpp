@@ -17,6 +17,7 @@
 #include "mcppanel.h"
 #include "notebookconsole.h"
 #include "outputconsole.h"
+#include "policydialog.h"
 #include "poolpanel.h"
 #include "preferencesdialog.h"
 #include "session/pool.h"
@@ -35,6 +36,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -177,6 +179,20 @@ MainWindow::MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent)
         m_draftDirty = true;
         m_autosave.start();
     });
+
+    // The security policy: stored by the policy editor, checked live while typing and by
+    // the engine before every run.
+    QString policyError;
+    m_policy = PolicyDialog::loadStored(&policyError);
+    if (!policyError.isEmpty())
+        m_console->appendStatus(
+            tr("The stored policy could not be read (%1); using standard.").arg(policyError));
+    if (m_engine)
+        m_engine->setPolicy(m_policy);
+    m_policyCheck.setSingleShot(true);
+    m_policyCheck.setInterval(300);
+    connect(&m_policyCheck, &QTimer::timeout, this, &MainWindow::updateFindings);
+    connect(m_editor, &QPlainTextEdit::textChanged, &m_policyCheck, qOverload<>(&QTimer::start));
 
     m_elapsedTimer.setInterval(ElapsedRefreshMs);
     connect(&m_elapsedTimer, &QTimer::timeout, this, &MainWindow::updateElapsed);
@@ -348,6 +364,12 @@ void MainWindow::createActions()
                     tr("Check &Engine Again"), this);
     m_retryAction->setObjectName(u"retryAction"_s);
     connect(m_retryAction, &QAction::triggered, this, &MainWindow::retryEngine);
+
+    m_policyAction = new QAction(tr("Security &Policy…"), this);
+    m_policyAction->setObjectName(u"policyAction"_s);
+    m_policyAction->setStatusTip(
+        tr("Rules every run is checked with before it starts: presets, severities, your rules"));
+    connect(m_policyAction, &QAction::triggered, this, &MainWindow::editPolicy);
 
     m_aboutAction =
         new QAction(themedIcon(QIcon::ThemeIcon::HelpAbout, QStyle::SP_MessageBoxInformation, this),
@@ -612,6 +634,7 @@ void MainWindow::createMenus()
     run->addSeparator();
     QMenu *languages = run->addMenu(tr("&Language"));
     languages->addActions(m_languageActions);
+    run->addAction(m_policyAction);
     run->addSeparator();
     run->addAction(m_retryAction);
     m_profilesAction = run->addAction(tr("&Backend Profiles…"));
@@ -768,6 +791,8 @@ void MainWindow::applyLanguage(const QString &id)
     m_editor->setLanguage(next->highlightName);
     m_notebook->setLanguage(m_language);
     m_limits->setStandards(next->standards, next->defaultStandard);
+    m_limits->setLanguage(m_language);
+    m_policyCheck.start();
     // Code the user wrote stays (it may be code pasted before picking its language); its
     // draft for the new language is written only when the user edits it.
     if (untouched)
@@ -974,6 +999,29 @@ void MainWindow::runCode()
     observer.onStatus = [channel = m_channel](const QString &s) {
         channel->push(Kind::Status, {}, s);
     };
+    // Findings that ask for approval: the person decides, on the GUI thread (the run's
+    // worker waits for the answer).
+    observer.onPolicyAsk = [window =
+                                QPointer<MainWindow>(this)](const QList<PolicyFinding> &findings) {
+        bool approved = false;
+        if (!window)
+            return false;
+        QMetaObject::invokeMethod(
+            window.data(),
+            [window, findings] {
+                QStringList lines;
+                for (const PolicyFinding &f : findings)
+                    lines << MainWindow::tr("line %1: %2 (%3)").arg(f.line).arg(f.message, f.rule);
+                return QMessageBox::question(
+                           window.data(), MainWindow::tr("Run This Code?"),
+                           MainWindow::tr("The security policy asks before running this code:\n\n"
+                                          "%1\n\nRun it in the sandbox anyway?")
+                               .arg(lines.join(u'\n')),
+                           QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+            },
+            Qt::BlockingQueuedConnection, &approved);
+        return approved;
+    };
 
     // The lambda keeps the engine alive until the run has cleaned up its sandbox, even if
     // the window goes away first.
@@ -1023,6 +1071,7 @@ void MainWindow::onRunDone(const std::shared_ptr<RunChannel> &channel,
             m_console->appendStderr(result->stderrData);
         }
         m_console->appendResult(*result);
+        m_editor->setFindings(result->policyFindings);
         for (const Artifact &artifact : result->artifacts)
             m_gallery->addArtifact(artifact, m_runSource);
         if (!m_engineReachable)
@@ -1107,6 +1156,7 @@ void MainWindow::retryEngine()
             return;
         }
         m_engine = std::move(*created);
+        m_engine->setPolicy(m_policy);
         m_engineError.reset();
         m_notebook->setEngine(m_engine);
         m_mcpHost->setEngine(m_engine);
@@ -1633,4 +1683,22 @@ void MainWindow::replaceEditorCode(const QString &language, const QString &code,
                                             : tr("Opened the code of %1. Your code: Undo, or %2")
                                                   .arg(source, QDir::toNativeSeparators(kept)),
                              15'000);
+}
+
+void MainWindow::editPolicy()
+{
+    PolicyDialog dialog(m_policy, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_policy = dialog.policy();
+    if (auto stored = PolicyDialog::store(m_policy); !stored)
+        QMessageBox::warning(this, tr("Security Policy"), stored.error().message);
+    if (m_engine)
+        m_engine->setPolicy(m_policy);
+    updateFindings();
+}
+
+void MainWindow::updateFindings()
+{
+    m_editor->setFindings(m_policy.check(m_language, m_editor->toPlainText()));
 }

@@ -199,6 +199,10 @@ private:
     void restoreLimitsAndPool();
     void retryEngine();
     void cancelInBackground();
+    /// Opens the policy editor; an accepted policy is stored and used from the next run.
+    void editPolicy();
+    /// Checks the editor's code with the active policy and marks the findings.
+    void updateFindings();
 
     QString endpoint() const;
     /// Fills the backend picker from the store, selecting the current engine's profile.
@@ -215,6 +219,9 @@ private:
     void dropPool();
 
     std::shared_ptr<sandbox::Engine> m_engine;
+    sandbox::Policy m_policy; ///< active policy (PolicyDialog::storagePath())
+    QTimer m_policyCheck;     ///< debounces the live check while typing
+    QAction *m_policyAction = nullptr;
     std::optional<sandbox::Error> m_engineError;
     sandbox::BackendProfileStore m_profiles;
     QAction *m_profilesAction = nullptr;

@@ -283,6 +283,19 @@ void OutputConsole::appendResult(const sandbox::RunResult &result)
                 .arg(finding.rule, finding.severity, finding.action, where, finding.message));
     }
 
+    if (result.policyBlocked) {
+        // Nothing ran: say why, and stop (no exit status, no limits to report).
+        releasePartialLines(true);
+        QTextCharFormat blocked = formatFor(Kind::Summary);
+        blocked.setForeground(m_stderrColor);
+        QString line = u"✘ "_s + tr("not run: %1").arg(result.policyReason) + u'\n';
+        if (m_column != 0)
+            line.prepend(u'\n');
+        enqueue(Kind::Summary, blocked, std::move(line));
+        flush();
+        return;
+    }
+
     QStringList parts{tr("exit %1").arg(result.exitCode), formatDuration(result.durationMs)};
     if (result.timedOut)
         parts << tr("timed out");
@@ -310,6 +323,29 @@ void OutputConsole::appendResult(const sandbox::RunResult &result)
                                    "was brought back (Limits: number and total size)."));
     for (const auto &refused : result.refusedPaths)
         appendLine(Kind::Stderr, tr("refused: %1").arg(refused));
+    for (const auto &note : result.notes)
+        if (note.startsWith(u"processes the program left"_s))
+            appendStatus(note);
+    // The limits the run had, the ones it reached marked.
+    const auto &l = result.appliedLimits;
+    auto limit = [&](const QString &key, const QString &text) {
+        return result.limitsHit.contains(key) ? u"▲ "_s + text : text;
+    };
+    const QStringList limits{
+        limit(u"memory"_s, tr("memory %1 MiB").arg(l.memoryBytes >> 20)),
+        tr("%1 CPU").arg(double(l.nanoCpus) / 1e9),
+        limit(u"pids"_s, tr("%1 processes").arg(l.pids)),
+        limit(u"timeout"_s, tr("time %1 s").arg(double(l.timeoutMs) / 1000)),
+        limit(u"output"_s, tr("output %1 KiB").arg(l.outputBytes >> 10)),
+        limit(u"work_dir"_s, tr("work dir %1 MiB").arg(l.workDirBytes >> 20)),
+        limit(u"artifacts"_s,
+              tr("artifacts %1 / %2 MiB").arg(l.artifactCount).arg(l.artifactBytes >> 20)),
+        result.appliedNetwork == sandbox::NetworkMode::None ? tr("network off") : tr("network on")};
+    appendStatus(tr("limits: %1%2")
+                     .arg(limits.join(u" · "_s),
+                          result.limitsHit.isEmpty()
+                              ? QString()
+                              : tr(" (▲ reached: %1)").arg(result.limitsHit.join(u", "_s))));
     flush();
 }
 

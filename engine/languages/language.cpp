@@ -18,6 +18,7 @@ LanguageDescriptor python()
 {
     LanguageDescriptor d;
     d.id = QStringLiteral("python");
+    d.minMemoryBytes = 32ll << 20;
     d.displayName = QStringLiteral("Python");
     d.highlightName = QStringLiteral("Python");
     d.imageRecipe = QStringLiteral("python");
@@ -50,6 +51,7 @@ LanguageDescriptor javascript()
 {
     LanguageDescriptor d;
     d.id = QStringLiteral("javascript");
+    d.minMemoryBytes = 64ll << 20;
     d.displayName = QStringLiteral("JavaScript");
     d.highlightName = QStringLiteral("JavaScript");
     d.imageRecipe = QStringLiteral("javascript");
@@ -68,6 +70,7 @@ LanguageDescriptor java()
 {
     LanguageDescriptor d;
     d.id = QStringLiteral("java");
+    d.minMemoryBytes = 128ll << 20;
     d.displayName = QStringLiteral("Java");
     d.highlightName = QStringLiteral("Java");
     d.imageRecipe = QStringLiteral("java");
@@ -92,6 +95,7 @@ LanguageDescriptor cpp()
 {
     LanguageDescriptor d;
     d.id = QStringLiteral("cpp");
+    d.minMemoryBytes = 128ll << 20;
     d.displayName = QStringLiteral("C++");
     d.highlightName = QStringLiteral("C++");
     d.imageRecipe = QStringLiteral("cpp");
@@ -118,6 +122,7 @@ LanguageDescriptor go()
 {
     LanguageDescriptor d;
     d.id = QStringLiteral("go");
+    d.minMemoryBytes = 192ll << 20;
     d.displayName = QStringLiteral("Go");
     d.highlightName = QStringLiteral("Go");
     d.imageRecipe = QStringLiteral("go");
@@ -140,6 +145,7 @@ LanguageDescriptor r()
 {
     LanguageDescriptor d;
     d.id = QStringLiteral("r");
+    d.minMemoryBytes = 64ll << 20;
     d.displayName = QStringLiteral("R");
     d.highlightName = QStringLiteral("R Script");
     d.imageRecipe = QStringLiteral("r");

@@ -37,6 +37,9 @@ struct LanguageDescriptor
     QList<LanguageStep> (*stepsFor)(const QString &file, const QString &standard) = nullptr;
     QStringList standards;   ///< language standards a run may ask for ("c++17", ...)
     QString defaultStandard; ///< used when a run names none
+    /// Smallest memory limit a run may ask for: below it the runtime or the compiler cannot
+    /// start (JVM heap, R, g++, go build). Checked by validateLimitsFor (policy/preflight.h).
+    qint64 minMemoryBytes = 32ll << 20;
 };
 
 /// The built-in languages, keyed by id. Lookup is case-insensitive and accepts aliases

@@ -4,6 +4,7 @@
 #include "images/imagerecipe.h"
 #include "images/template.h"
 #include "languages/language.h"
+#include "policy/preflight.h"
 #include "runtime/agentchannel.h"
 #include "runtime/dockerruntime.h"
 #include "runtime/kubernetesruntime.h"
@@ -21,6 +22,7 @@
 #include <QLoggingCategory>
 #include <QMimeDatabase>
 #include <QScopeGuard>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <csignal>
@@ -35,16 +37,38 @@ namespace {
 constexpr auto WorkDir = "/sandbox";
 constexpr int KilledExitCode = 137; // 128 + SIGKILL, as shells report it
 
-/// Reads "oom_kill N" from cgroup v1 memory.oom_control or cgroup v2 memory.events.
-int oomKillCount(const QByteArray &text)
+/// Counters of the sandbox's cgroup and work directory that say which limit a run hit.
+struct LimitCounters
 {
-    int count = 0;
+    int oomKills = 0; ///< "oom_kill N" (cgroup v1 memory.oom_control, v2 memory.events)
+    int pidsMax = 0;  ///< "max N" of pids.events: forks refused at the process limit
+    bool workDirFull = false;
+};
+
+/// Shell command printing what parseLimitCounters reads. Builtins only up to the counters
+/// (a sandbox whose process limit is held may have room for the shell, not for a child):
+/// "probe-ok" first says a process could start at all.
+const QString LimitProbe = QStringLiteral(
+    "echo probe-ok; "
+    "for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do "
+    "[ -r $f ] && while read a b; do echo \"$a $b\"; done < $f; done; "
+    "for f in /sys/fs/cgroup/pids/pids.events /sys/fs/cgroup/pids.events; do "
+    "[ -r $f ] && while read a b; do echo \"pids_$a $b\"; done < $f; done; "
+    "stat -f -c 'workdir %b %a' /sandbox 2>/dev/null; true");
+
+LimitCounters parseLimitCounters(const QByteArray &text)
+{
+    LimitCounters c;
     for (const QByteArray &line : text.split('\n')) {
         const QList<QByteArray> parts = line.simplified().split(' ');
         if (parts.size() == 2 && parts[0] == "oom_kill")
-            count = qMax(count, parts[1].toInt());
+            c.oomKills = qMax(c.oomKills, parts[1].toInt());
+        else if (parts.size() == 2 && parts[0] == "pids_max")
+            c.pidsMax = qMax(c.pidsMax, parts[1].toInt());
+        else if (parts.size() == 3 && parts[0] == "workdir")
+            c.workDirFull = parts[2].toLongLong() <= parts[1].toLongLong() / 100;
     }
-    return count;
+    return c;
 }
 
 using StepRunner = std::function<Result<ExecResult>(const QStringList &argv, const ExecIo &io,
@@ -143,8 +167,8 @@ void fetchRequested(const RunRequest &request, const StepRunner &run, const Canc
 void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                   const RunObserver &observer, const CancelToken &cancel, const QString &codeFile,
                   const QHash<QString, QByteArray> &inputs, const QStringList &depsLinks,
-                  const StepRunner &run, const std::function<void()> &killSandbox, int oomBefore,
-                  RunResult &result, Result<void> &error)
+                  const StepRunner &run, const std::function<void()> &killSandbox,
+                  const LimitCounters &before, RunResult &result, Result<void> &error)
 {
     auto status = [&](const QString &s) {
         if (observer.onStatus)
@@ -256,20 +280,43 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
 
     if (!killed) {
         // A process killed by the kernel's OOM killer inside a running sandbox leaves the
-        // container running with State.OOMKilled false: read the cgroup's counter.
-        if (result.exitCode == KilledExitCode) {
-            ExecSpec probe;
-            probe.argv = {QStringLiteral("sh"), QStringLiteral("-c"),
-                          QStringLiteral("cat /sys/fs/cgroup/memory/memory.oom_control "
-                                         "/sys/fs/cgroup/memory.events 2>/dev/null; true")};
+        // container running with State.OOMKilled false: read the cgroup's counters (and
+        // whether forks were refused or the work directory filled) when the program failed.
+        if (result.exitCode != 0) {
             QByteArray text;
             ExecIo io;
             io.onStdout = [&](QByteArrayView d) {
                 text += d;
                 return true;
             };
-            if (auto r = run(probe.argv, io, {}, 10'000, 0))
-                result.oomKilled = oomKillCount(text) > oomBefore;
+            auto r =
+                run({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {}, 10'000, 0);
+            if (r && text.startsWith("probe-ok")) {
+                const LimitCounters after = parseLimitCounters(text);
+                if (after.oomKills > before.oomKills) {
+                    // Killed itself, or one of its processes was (the "memory" limit hit).
+                    result.oomKilled = result.exitCode == KilledExitCode;
+                    result.limitsHit.append(QStringLiteral("memory"));
+                }
+                if (after.pidsMax > before.pidsMax)
+                    result.limitsHit.append(QStringLiteral("pids"));
+                if (after.workDirFull)
+                    result.limitsHit.append(QStringLiteral("work_dir"));
+            } else if (r) {
+                // Nothing could start in the sandbox after the program ended: processes it
+                // left behind hold every slot of the process limit.
+                result.limitsHit.append(QStringLiteral("pids"));
+                result.notes.append(QStringLiteral(
+                    "processes the program left running hold the sandbox's process limit: "
+                    "nothing more could start in it, so no files were collected"));
+                return; // the copy-out cannot start either
+            } else {
+                // The sandbox itself is gone: the program ended its keeper process.
+                result.notes.append(QStringLiteral("the sandbox stopped with the program (%1); "
+                                                   "no files were collected")
+                                        .arg(r.error().message));
+                return;
+            }
         }
 
         // Bring back what the program wrote: new or changed files in the work directory.
@@ -342,6 +389,32 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
         }
         if (!request.fetchPaths.isEmpty())
             fetchRequested(request, run, cancel, result);
+    }
+}
+
+/// Nothing could start in the sandbox after the run: either leftovers hold the process
+/// limit, or the sandbox stopped (the program killed its keeper with kill -1). Tell which.
+void distinguishStoppedSandbox(Runtime &runtime, const QString &id, RunResult &result)
+{
+    // A sandbox whose keeper was killed takes a moment to be reported as stopped.
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        auto list = runtime.list(QLatin1String(labels::Owner), ownerLabel());
+        if (!list)
+            return;
+        for (const SandboxInfo &s : *list) {
+            if (!(s.id.startsWith(id) || id.startsWith(s.id)) ||
+                s.state == QLatin1String("running"))
+                continue;
+            result.limitsHit.removeAll(QStringLiteral("pids"));
+            result.notes.removeIf([](const QString &n) {
+                return n.startsWith(QLatin1String("processes the program left"));
+            });
+            result.notes.append(QStringLiteral("the sandbox stopped with the program (it ended "
+                                               "the sandbox's keeper process); no files were "
+                                               "collected"));
+            return;
+        }
+        QThread::msleep(250);
     }
 }
 
@@ -520,9 +593,28 @@ Result<std::shared_ptr<Engine>> Engine::create(const BackendProfile &profile)
 
 Engine::Engine(std::shared_ptr<Runtime> runtime)
     : m_runtime(std::move(runtime))
+    , m_policy(Policy::preset(QStringLiteral("standard")).value_or(Policy()))
 {
     m_profile.kind = m_runtime->backend();
     m_profile.name = m_runtime->backend();
+}
+
+void Engine::setPolicy(const Policy &policy)
+{
+    std::lock_guard lock(m_policyMutex);
+    m_policy = policy;
+}
+
+Policy Engine::policy() const
+{
+    std::lock_guard lock(m_policyMutex);
+    return m_policy;
+}
+
+void Engine::setAskHandler(PolicyAskHandler handler)
+{
+    std::lock_guard lock(m_policyMutex);
+    m_ask = std::move(handler);
 }
 
 Result<RuntimeInfo> Engine::ping()
@@ -576,7 +668,21 @@ QFuture<Result<RunResult>> Engine::run(RunRequest request, RunObserver observer,
 Result<RunResult> Engine::runBlocking(const RunRequest &request, const RunObserver &observer,
                                       const CancelToken &cancel)
 {
-    return runAttempt(request, observer, cancel, 0);
+    // Limits for the language and the policy, before anything is created.
+    PolicyAskHandler ask;
+    {
+        std::lock_guard lock(m_policyMutex);
+        ask = m_ask;
+    }
+    auto preflight = preflightRun(request, policy(), ask, observer);
+    if (!preflight)
+        return std::unexpected(preflight.error());
+    if (preflight->stopped)
+        return *preflight->stopped;
+    auto result = runAttempt(request, observer, cancel, 0);
+    if (result)
+        completeReport(*result, request, *preflight);
+    return result;
 }
 
 Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserver &observer,
@@ -807,9 +913,12 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
     Result<void> failed;
     executeSteps(
         lang, request, observer, cancel, codeFile, inputs, depsLinks, dockerRun,
-        [&] { m_runtime->kill(id); }, 0, result, failed);
+        [&] { m_runtime->kill(id); }, LimitCounters{}, result, failed);
     if (!failed)
         return std::unexpected(failed.error());
+    if (result.limitsHit.contains(QStringLiteral("pids")) &&
+        !result.notes.filter(QStringLiteral("processes the program left")).isEmpty())
+        distinguishStoppedSandbox(*m_runtime, id, result);
     // Tar order is directory order: give artifacts a stable order (figure-001, -002, ...).
     std::sort(result.artifacts.begin(), result.artifacts.end(),
               [](const Artifact &a, const Artifact &b) { return a.name < b.name; });
@@ -898,8 +1007,8 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
             io.onStderr(QByteArray(r->error.toUtf8() + '\n'));
         return e;
     };
-    // The cgroup's OOM counter lives as long as the sandbox: compare with its value now.
-    int oomBefore = 0;
+    // The cgroup's counters live as long as the sandbox: compare with their values now.
+    LimitCounters before;
     {
         QByteArray text;
         ExecIo io;
@@ -907,17 +1016,15 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
             text += d;
             return true;
         };
-        if (auto r = agentRun({QStringLiteral("sh"), QStringLiteral("-c"),
-                               QStringLiteral("cat /sys/fs/cgroup/memory/memory.oom_control "
-                                              "/sys/fs/cgroup/memory.events 2>/dev/null; true")},
-                              io, {}, 10'000, 0);
+        if (auto r = agentRun({QStringLiteral("sh"), QStringLiteral("-c"), LimitProbe}, io, {},
+                              10'000, 0);
             r)
-            oomBefore = oomKillCount(text);
+            before = parseLimitCounters(text);
     }
     Result<void> failed;
     executeSteps(
         &lang, request, observer, cancel, codeFile, inputs, {}, agentRun, [&] { broken = true; },
-        oomBefore, result, failed);
+        before, result, failed);
     if (broken)
         (*lease)->discard(); // killed or failed mid-run: do not lend it again
     if (!failed)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runtime/kubernetesconfig.h"
+#include "policy/policy.h"
 #include "runtime/runtime.h"
 #include "session/runtypes.h"
 #include "util/canceltoken.h"
@@ -108,6 +109,14 @@ public:
     void setPool(std::shared_ptr<SandboxPool> pool);
     std::shared_ptr<SandboxPool> pool() const;
 
+    /// The policy every run is checked with before anything starts, unless the request
+    /// brings its own (RunRequest::policy). Default: the "standard" preset.
+    void setPolicy(const Policy &policy);
+    Policy policy() const;
+    /// Decides runs whose findings ask for approval (GUI: a dialog; MCP: the client).
+    /// RunObserver::onPolicyAsk takes precedence. Without either, such runs do not start.
+    void setAskHandler(PolicyAskHandler handler);
+
 private:
     /// runBlocking; attempt 1 is the retry after an incomplete dependency volume.
     Result<RunResult> runAttempt(const RunRequest &request, const RunObserver &observer,
@@ -125,6 +134,9 @@ private:
     BackendProfile m_profile;
     mutable std::mutex m_poolMutex;
     std::shared_ptr<SandboxPool> m_pool;
+    mutable std::mutex m_policyMutex;
+    Policy m_policy;
+    PolicyAskHandler m_ask;
 };
 
 /// "hostname/pid" of this process, as put in the owner label.

@@ -69,6 +69,25 @@ QByteArray runResultToJson(const RunResult &r, bool withArtifactData, int indent
                             {"line", f.line},
                             {"message", f.message.toStdString()}});
     j["policy_findings"] = findings;
+    j["policy"] = {{"name", r.policyName.toStdString()},
+                   {"blocked", r.policyBlocked},
+                   {"reason", r.policyReason.toStdString()}};
+    const Limits &l = r.appliedLimits;
+    j["limits"] = {{"memory_bytes", l.memoryBytes},
+                   {"cpus", double(l.nanoCpus) / 1e9},
+                   {"pids", l.pids},
+                   {"timeout_ms", l.timeoutMs},
+                   {"output_bytes", l.outputBytes},
+                   {"work_dir_bytes", l.workDirBytes},
+                   {"artifact_bytes", l.artifactBytes},
+                   {"artifact_count", l.artifactCount},
+                   {"network", r.appliedNetwork == NetworkMode::None   ? "none"
+                               : r.appliedNetwork == NetworkMode::Host ? "host"
+                                                                       : "bridge"}};
+    json hits = json::array();
+    for (const QString &h : r.limitsHit)
+        hits.push_back(h.toStdString());
+    j["limits_hit"] = hits;
     j["sandbox_id"] = r.sandboxId.toStdString();
     j["image"] = r.image.toStdString();
     j["language"] = r.language.toStdString();

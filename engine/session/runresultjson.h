@@ -13,7 +13,11 @@ namespace sandbox {
 ///  "total_ms", "timed_out", "oom_killed", "output_truncated", "cancelled",
 ///  "compile": {"ran","exit_code","output","duration_ms"}, "artifacts": [{"name",
 ///  "mime_type","size","data_base64"?}], "artifacts_truncated", "refused_paths",
-///  "policy_findings": [...], "sandbox_id", "image", "language"}.
+///  "policy_findings": [{"rule","severity","action","line","message"}],
+///  "policy": {"name", "blocked", "reason"}, "limits": {"memory_bytes", "cpus", "pids",
+///  "timeout_ms", "output_bytes", "work_dir_bytes", "artifact_bytes", "artifact_count",
+///  "network"}, "limits_hit": ["timeout"|"memory"|"output"|"artifacts"|"pids"|"work_dir"],
+///  "sandbox_id", "image", "language"}.
 /// Output that is not valid UTF-8 is given with U+FFFD replacements in "stdout" and
 /// byte-exact in "stdout_base64". Artifact bytes are included when withArtifactData.
 QByteArray runResultToJson(const RunResult &result, bool withArtifactData, int indent = 2);

@@ -8,8 +8,11 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <memory>
 
 namespace sandbox {
+
+class Policy;
 
 /// Resource limits of one run. Units are in the names; 0 means "engine default".
 struct Limits
@@ -74,6 +77,8 @@ struct RunRequest
     /// exist or leads outside the work directory (absolute, "..", a link) is listed in
     /// RunResult::refusedPaths with the reason. Capped by limits.artifactBytes/Count.
     QStringList fetchPaths;
+    /// Policy checked before the run (policy/policy.h); nullptr = the engine's active one.
+    std::shared_ptr<const Policy> policy;
 };
 
 /// A file the program produced (plot, report, ...). name is relative and safe.
@@ -93,6 +98,8 @@ struct PolicyFinding
     QString action;   ///< "allow" | "warn" | "ask" | "block"
     int line = 0;
     QString message;
+
+    friend bool operator==(const PolicyFinding &, const PolicyFinding &) = default;
 };
 
 /// Output of a compile step, kept apart from the program's own output.
@@ -128,6 +135,16 @@ struct RunResult
     QList<Artifact> fetched;  ///< RunRequest::fetchPaths' regular files (name = their path)
     QStringList refusedPaths; ///< artifact paths not brought back, with the reason
     QStringList notes;        ///< things people should know ("no bridge network: used host")
+    /// The policy stopped the run before anything was created (a block finding, or an ask
+    /// finding nobody approved); the reason is in policyReason, stderr and notes.
+    bool policyBlocked = false;
+    QString policyReason;
+    QString policyName;   ///< the policy that checked the run ("standard", a file's name)
+    Limits appliedLimits; ///< the limits the run had (after defaults)
+    NetworkMode appliedNetwork = NetworkMode::None;
+    /// Which limits the run reached: "timeout", "memory", "output", "artifacts", "pids",
+    /// "work_dir".
+    QStringList limitsHit;
 };
 
 /// Receives events of a run as they happen, on the worker thread that runs it.
@@ -138,6 +155,9 @@ struct RunObserver
     std::function<void(QByteArrayView)> onStderr;
     /// Short status for people: "creating sandbox", "compiling", "running", ...
     std::function<void(const QString &)> onStatus;
+    /// Findings whose action is ask: return true to let the run start. Takes precedence
+    /// over Engine::setAskHandler; without either an ask finding stops the run.
+    std::function<bool(const QList<PolicyFinding> &)> onPolicyAsk;
 };
 
 } // namespace sandbox

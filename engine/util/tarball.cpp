@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QScopeGuard>
+#include <algorithm>
 #include <archive.h>
 #include <archive_entry.h>
 #include <unistd.h>
@@ -119,6 +120,20 @@ Result<QList<TarMember>> readTar(const QByteArray &tar, const TarReadLimits &lim
         auto safe = safeRelativePath(raw);
         if (!safe) {
             refused->append(raw + QStringLiteral(": ") + safe.error().message);
+            continue;
+        }
+        // Names that other systems read as paths or that fool a terminal (backslashes,
+        // control characters) are not brought back either.
+        if (std::any_of(safe->cbegin(), safe->cend(), [](QChar c) {
+                return c == u'\\' || c.category() == QChar::Other_Control;
+            })) {
+            QString shown;
+            for (const QChar c : *safe)
+                shown += c.category() == QChar::Other_Control
+                             ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'))
+                             : QString(c);
+            refused->append(shown +
+                            QStringLiteral(": name holds a backslash or a control character"));
             continue;
         }
         if (type == AE_IFLNK) {

@@ -57,6 +57,46 @@ check "bad --memory is a usage error (2)" test "$status" -eq 2
 check "bad --memory is explained" grep -q "memory takes a size" "$tmp/err"
 echo 'print(1)' | "$APP" run --language python --memory 1k - >/dev/null 2>"$tmp/err"
 check "a tiny --memory names what was asked" grep -q "memory limit 1024 bytes is below the minimum" "$tmp/err"
+# Limits per language: a memory limit below what the language needs is refused.
+echo 'class A { public static void main(String[] a) {} }' | "$APP" run --language java --memory 64m - >/dev/null 2>"$tmp/err"
+status=$?
+check "java below its minimum memory is a usage error (2)" test "$status" -eq 2
+check "the minimum is named" grep -q "below what Java needs (at least 128 MiB)" "$tmp/err"
+# The applied limits and the limit hit come back in --json.
+echo 'print("x" * 5000)' | "$APP" run --json --language python --output-limit 1k --work-dir-size 32m - >"$tmp/json" 2>/dev/null
+check "--json has the applied limits" grep -q '"work_dir_bytes": 33554432' "$tmp/json"
+check "--json names the limit hit" python3 -c "import json,sys; j=json.load(open('$tmp/json')); sys.exit(0 if j['limits_hit']==['output'] and j['policy']['name']=='standard' else 1)"
+
+# Policy: block stops the run (126), ask needs --allow-ask, check prints findings.
+printf "# /var/run/docker.sock in a comment is fine\nopen('/var/run/docker.sock')\n" >"$tmp/sock.py"
+"$APP" run "$tmp/sock.py" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "a blocked run exits 126" test "$status" -eq 126
+check "a blocked run says why" grep -q "blocked by policy 'standard': line 2: engine-socket (critical)" "$tmp/err"
+echo 'import ctypes; print("ran")' | "$APP" run --language python - >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "ask without --allow-ask is refused (126)" bash -c "test $status -eq 126 && grep -q 'allow-ask' '$tmp/err' && ! grep -q ran '$tmp/out'"
+echo 'import ctypes; print("ran")' | "$APP" run --allow-ask --language python - >"$tmp/out" 2>/dev/null
+check "--allow-ask runs it" grep -q "ran" "$tmp/out"
+echo 'import ctypes; print("ran")' | "$APP" run --policy permissive --json --language python - >"$tmp/json" 2>/dev/null
+check "--policy permissive warns and runs" python3 -c "import json,sys; j=json.load(open('$tmp/json')); f=j['policy_findings']; sys.exit(0 if j['stdout']=='ran\n' and f[0]['rule']=='py-native' and f[0]['action']=='warn' else 1)"
+"$APP" policy check "$tmp/sock.py" >"$tmp/out"
+status=$?
+check "policy check exits 126 for a block" test "$status" -eq 126
+check "policy check prints FILE:LINE findings" grep -q "sock.py:2: block \[critical, engine-socket\]" "$tmp/out"
+cat >"$tmp/team.json" <<'JSON'
+{"format": 1, "name": "team", "base": "permissive",
+ "rules": [{"id": "no-requests", "languages": ["python"], "import": "requests",
+            "severity": "high", "action": "block", "message": "no internet libraries"}]}
+JSON
+echo 'import requests  # no internet' >"$tmp/req.py"
+"$APP" policy check --policy "$tmp/team.json" --json "$tmp/req.py" >"$tmp/json"
+check "a policy file's rule blocks" python3 -c "import json,sys; j=json.load(open('$tmp/json')); sys.exit(0 if j['verdict']=='block' and j['findings'][0]['rule']=='no-requests' else 1)"
+echo '{"rules": [{"id": "x", "pattern": "(", "severity": "low"}]}' >"$tmp/bad.json"
+"$APP" run --policy "$tmp/bad.json" "$tmp/req.py" >/dev/null 2>"$tmp/err"
+status=$?
+check "a bad policy file is a usage error (2) with the reason" bash -c "test $status -eq 2 && grep -q 'bad pattern' '$tmp/err'"
+
 "$APP" run "$tmp/does-not-exist.py" >/dev/null 2>"$tmp/err"
 status=$?
 check "a missing program file is a usage error (2)" test "$status" -eq 2

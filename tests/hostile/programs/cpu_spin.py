@@ -1,0 +1,4 @@
+# Spins past the time limit.
+print("spinning", flush=True)
+while True:
+    pass
