@@ -151,14 +151,9 @@ Result<void> McpBridgeServer::listen(const QString &nameIn)
     if (isListening())
         return {};
     const QString name = nameIn.isEmpty() ? mcpBridgeSocketName() : nameIn;
-    auto listener = std::make_unique<QLocalServer>();
-    listener->setSocketOptions(QLocalServer::UserAccessOption);
-    if (!listener->listen(name)) {
-        if (listener->serverError() != QAbstractSocket::AddressInUseError)
-            return fail(ErrorCode::IoError,
-                        u"Cannot listen for the stdio bridge on %1: %2"_s.arg(
-                            name, listener->errorString()));
-        // A live window answers there: leave it alone. A stale file: replace it.
+    // A live window answers there: leave it alone (listening would replace its socket).
+    // A stale file of a crashed process: remove it.
+    {
         QLocalSocket probe;
         probe.connectToServer(name);
         if (probe.waitForConnected(1000)) {
@@ -167,12 +162,13 @@ Result<void> McpBridgeServer::listen(const QString &nameIn)
                         u"Another Sandbox Studio window already accepts runs from Claude "
                         u"Desktop (%1)."_s.arg(name));
         }
-        QLocalServer::removeServer(name);
-        if (!listener->listen(name))
-            return fail(ErrorCode::IoError,
-                        u"Cannot listen for the stdio bridge on %1: %2"_s.arg(
-                            name, listener->errorString()));
     }
+    QLocalServer::removeServer(name);
+    auto listener = std::make_unique<QLocalServer>();
+    listener->setSocketOptions(QLocalServer::UserAccessOption);
+    if (!listener->listen(name))
+        return fail(ErrorCode::IoError, u"Cannot listen for the stdio bridge on %1: %2"_s.arg(
+                                            name, listener->errorString()));
     connect(listener.get(), &QLocalServer::newConnection, this, [this] {
         while (QLocalSocket *socket = d->listener->nextPendingConnection()) {
             const qint64 uid = peerUid(socket->socketDescriptor());

@@ -3,12 +3,12 @@
 
 #include "util/error.h"
 
+#include <QLocalSocket>
 #include <QObject>
 #include <QString>
 #include <memory>
 
 class QIODevice;
-class QLocalSocket;
 
 namespace sandbox {
 
