@@ -692,8 +692,7 @@ int relayToGui(std::unique_ptr<QLocalSocket> socket)
     int code = 0;
     QObject::connect(&relay, &McpBridgeRelay::finished, &relay, [&](bool guiClosed) {
         if (guiClosed) {
-            err() << "sandbox-studio mcp: the Sandbox Studio window closed the bridge"
-                  << Qt::endl;
+            err() << "sandbox-studio mcp: the Sandbox Studio window closed the bridge" << Qt::endl;
             code = 1;
         }
         QCoreApplication::quit();

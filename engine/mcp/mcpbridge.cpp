@@ -88,33 +88,32 @@ QString mcpAttachLineStream(McpServer *server, QIODevice *device, const QString 
         if (srv)
             srv->closeConnection(id);
     };
-    QObject::connect(device, &QIODevice::readyRead, server,
-                     [dev, srv, id, send, buffer, overlong] {
-                         if (!dev || !srv)
-                             return;
-                         buffer->append(dev->readAll());
-                         qsizetype nl;
-                         while ((nl = buffer->indexOf('\n')) >= 0) {
-                             QByteArray line = buffer->left(nl);
-                             buffer->remove(0, nl + 1);
-                             if (*overlong) {
-                                 *overlong = false;
-                                 continue;
-                             }
-                             if (line.endsWith('\r'))
-                                 line.chop(1);
-                             if (line.trimmed().isEmpty())
-                                 continue;
-                             srv->handleMessage(id, line, send);
-                             if (!dev)
-                                 return;
-                         }
-                         if (buffer->size() > MaxLineBytes) {
-                             buffer->clear();
-                             *overlong = true;
-                             srv->handleMessage(id, QByteArray("{"), send);
-                         }
-                     });
+    QObject::connect(device, &QIODevice::readyRead, server, [dev, srv, id, send, buffer, overlong] {
+        if (!dev || !srv)
+            return;
+        buffer->append(dev->readAll());
+        qsizetype nl;
+        while ((nl = buffer->indexOf('\n')) >= 0) {
+            QByteArray line = buffer->left(nl);
+            buffer->remove(0, nl + 1);
+            if (*overlong) {
+                *overlong = false;
+                continue;
+            }
+            if (line.endsWith('\r'))
+                line.chop(1);
+            if (line.trimmed().isEmpty())
+                continue;
+            srv->handleMessage(id, line, send);
+            if (!dev)
+                return;
+        }
+        if (buffer->size() > MaxLineBytes) {
+            buffer->clear();
+            *overlong = true;
+            srv->handleMessage(id, QByteArray("{"), send);
+        }
+    });
     QObject::connect(device, &QIODevice::aboutToClose, server, close);
     QObject::connect(device, &QObject::destroyed, server, close);
     if (auto *socket = qobject_cast<QLocalSocket *>(device))
@@ -248,14 +247,14 @@ Result<std::unique_ptr<QLocalSocket>> mcpBridgeConnect(const QString &nameIn, in
     timer.start();
     socket->connectToServer(name);
     if (!socket->waitForConnected(timeoutMs))
-        return fail(ErrorCode::EngineUnreachable,
-                    u"no Sandbox Studio window accepts runs at %1 (%2)"_s.arg(
-                        name, socket->errorString()));
+        return fail(
+            ErrorCode::EngineUnreachable,
+            u"no Sandbox Studio window accepts runs at %1 (%2)"_s.arg(name, socket->errorString()));
     const qint64 uid = peerUid(socket->socketDescriptor());
     if (uid != qint64(::getuid()))
-        return fail(ErrorCode::IoError,
-                    u"the bridge socket %1 belongs to uid %2, not to this user"_s.arg(name).arg(
-                        uid));
+        return fail(
+            ErrorCode::IoError,
+            u"the bridge socket %1 belongs to uid %2, not to this user"_s.arg(name).arg(uid));
     QByteArray greeting;
     while (!greeting.contains('\n')) {
         const int left = timeoutMs - int(timer.elapsed());

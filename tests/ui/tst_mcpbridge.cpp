@@ -61,17 +61,17 @@ QByteArray initializeLine(const QString &clientName)
 
 QByteArray initializedLine()
 {
-    return line(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
-                            {u"method"_s, u"notifications/initialized"_s}});
+    return line(
+        QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, u"notifications/initialized"_s}});
 }
 
 QByteArray callLine(int id, const QString &tool, const QJsonObject &arguments)
 {
-    return line(QJsonObject{
-        {u"jsonrpc"_s, u"2.0"_s},
-        {u"id"_s, id},
-        {u"method"_s, u"tools/call"_s},
-        {u"params"_s, QJsonObject{{u"name"_s, tool}, {u"arguments"_s, arguments}}}});
+    return line(
+        QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                    {u"id"_s, id},
+                    {u"method"_s, u"tools/call"_s},
+                    {u"params"_s, QJsonObject{{u"name"_s, tool}, {u"arguments"_s, arguments}}}});
 }
 
 /// `sandbox-studio mcp ARGS` as Claude Desktop runs it: requests on stdin, responses read
@@ -243,8 +243,8 @@ void TestMcpBridge::bridgedRunShowsInTheGui()
     QVERIFY2(host.isBridgeListening(), qPrintable(host.bridgeError()));
     QCOMPARE(host.bridge()->fullServerName(), m_socket);
     // Owner only.
-    QCOMPARE(QFileInfo(m_socket).permissions() & (QFile::ReadOther | QFile::WriteOther |
-                                                   QFile::ReadGroup | QFile::WriteGroup),
+    QCOMPARE(QFileInfo(m_socket).permissions() &
+                 (QFile::ReadOther | QFile::WriteOther | QFile::ReadGroup | QFile::WriteGroup),
              QFile::Permissions());
     McpPanel panel(&host);
     McpActivityFeed feed(&host);
@@ -330,9 +330,9 @@ void TestMcpBridge::approvalDenyThroughTheBridge()
     mcp.write(initializeLine(u"claude-ai"_s));
     QVERIFY2(!mcp.response(1).isEmpty(), qPrintable(mcp.stderrText()));
     mcp.write(initializedLine());
-    mcp.write(callLine(2, u"execute_code"_s,
-                       QJsonObject{{u"language"_s, u"python"_s},
-                                   {u"code"_s, u"print('must not run')"_s}}));
+    mcp.write(callLine(
+        2, u"execute_code"_s,
+        QJsonObject{{u"language"_s, u"python"_s}, {u"code"_s, u"print('must not run')"_s}}));
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30'000);
     const qint64 id = host.pendingApprovals().value(0);
     QPointer<McpApprovalDialog> dialog = host.approvalDialog(id);
@@ -375,8 +375,8 @@ void TestMcpBridge::standaloneLeavesTheGuiAlone()
     const QJsonObject init = mcp.response(1);
     QVERIFY2(!init.isEmpty(), qPrintable(mcp.stderrText()));
     mcp.write(initializedLine());
-    mcp.write(line(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 2},
-                               {u"method"_s, u"tools/list"_s}}));
+    mcp.write(
+        line(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 2}, {u"method"_s, u"tools/list"_s}}));
     const QJsonObject tools = mcp.response(2);
     QVERIFY2(QJsonDocument(tools).toJson().contains("execute_code"), qPrintable(mcp.stderrText()));
     QVERIFY(!mcp.stderrText().contains(u"relaying"_s));
