@@ -752,7 +752,9 @@ int cmdMcp(const QStringList &args)
     });
     p.process(QStringList{QStringLiteral("sandbox-studio mcp")} + args);
     if (!p.positionalArguments().isEmpty()) {
-        err() << "usage: sandbox-studio mcp [--http PORT [--token T | --no-auth]]" << Qt::endl;
+        err() << "usage: sandbox-studio mcp [--standalone | --require-gui | --http PORT [--token T "
+                 "| --no-auth]]"
+              << Qt::endl;
         return ExitUsage;
     }
     const bool http = p.isSet(QStringLiteral("http"));
