@@ -5,6 +5,7 @@
 #include "images/imagerecipe.h"
 #include "images/imagetools.h"
 #include "languages/language.h"
+#include "mcp/mcpbridge.h"
 #include "mcp/mcphttpserver.h"
 #include "mcp/mcpserver.h"
 #include "mcp/mcpstdio.h"
@@ -27,6 +28,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocalSocket>
 #include <QProcess>
 #include <QSocketNotifier>
 #include <QStandardPaths>
@@ -1039,6 +1041,53 @@ void onTerminationSignal(int sig)
     [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &c, 1);
 }
 
+void installTerminationHandlers()
+{
+    struct sigaction sa = {};
+    sa.sa_handler = onTerminationSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+    // A client that closes its end of a pipe must not kill us mid-cleanup.
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/// `sandbox-studio mcp` when a window answers on its bridge socket: relays stdin/stdout
+/// to it until stdin EOF or SIGTERM (exit 0) or until the window goes away (exit 1).
+int relayToGui(std::unique_ptr<QLocalSocket> socket)
+{
+    err() << "sandbox-studio mcp: relaying to the Sandbox Studio window at "
+          << socket->fullServerName() << " (stdio bridge; --standalone serves headless)"
+          << Qt::endl;
+    if (::pipe(g_signalPipe) != 0) {
+        err() << "sandbox-studio: pipe: " << strerror(errno) << Qt::endl;
+        return ExitEngine;
+    }
+    installTerminationHandlers();
+    McpBridgeRelay relay(std::move(socket));
+    QSocketNotifier signalNotifier(g_signalPipe[0], QSocketNotifier::Read);
+    QObject::connect(&signalNotifier, &QSocketNotifier::activated, &relay, [&] {
+        char c = 0;
+        [[maybe_unused]] const ssize_t n = ::read(g_signalPipe[0], &c, 1);
+        err() << "sandbox-studio mcp: " << (c == SIGINT ? "SIGINT" : "SIGTERM")
+              << ": closing the bridge (the window ends this client's runs)" << Qt::endl;
+        relay.stop();
+    });
+    int code = 0;
+    QObject::connect(&relay, &McpBridgeRelay::finished, &relay, [&](bool guiClosed) {
+        if (guiClosed) {
+            err() << "sandbox-studio mcp: the Sandbox Studio window closed the bridge" << Qt::endl;
+            code = 1;
+        }
+        QCoreApplication::quit();
+    });
+    relay.start();
+    QCoreApplication::exec();
+    err() << "sandbox-studio mcp: stopped" << Qt::endl;
+    return code;
+}
+
 /// `sandbox-studio mcp`: the MCP server, over stdio (default; what Claude Desktop
 /// launches) or Streamable HTTP on 127.0.0.1 (--http PORT). Protocol on stdout only,
 /// everything else on stderr. Exits 0 at stdin EOF (stdio) or SIGTERM/SIGINT, after every
@@ -1079,15 +1128,34 @@ int cmdMcp(const QStringList &args)
          QStringLiteral("uri")},
         {QStringLiteral("conformance-fixtures"),
          QStringLiteral("TESTING ONLY: add the fixture tools the MCP conformance runner calls")},
+        {QStringLiteral("standalone"),
+         QStringLiteral("stdio: serve headless even when a Sandbox Studio window is open (by "
+                        "default the window's server takes the client: its activity feed and "
+                        "approval apply)")},
+        {QStringLiteral("require-gui"),
+         QStringLiteral("stdio: fail unless a Sandbox Studio window accepts the client")},
     });
     p.process(QStringList{QStringLiteral("sandbox-studio mcp")} + args);
     if (!p.positionalArguments().isEmpty()) {
-        err() << "usage: sandbox-studio mcp [--http PORT [--token T | --no-auth]]" << Qt::endl;
+        err() << "usage: sandbox-studio mcp [--standalone | --require-gui | --http PORT [--token T "
+                 "| --no-auth]]"
+              << Qt::endl;
         return ExitUsage;
     }
     const bool http = p.isSet(QStringLiteral("http"));
     if (!http && (p.isSet(QStringLiteral("token")) || p.isSet(QStringLiteral("no-auth")))) {
         err() << "sandbox-studio: --token and --no-auth need --http" << Qt::endl;
+        return ExitUsage;
+    }
+    const bool standalone = p.isSet(QStringLiteral("standalone"));
+    const bool requireGui = p.isSet(QStringLiteral("require-gui"));
+    if (http && (standalone || requireGui)) {
+        err() << "sandbox-studio: --standalone and --require-gui are for stdio (not --http)"
+              << Qt::endl;
+        return ExitUsage;
+    }
+    if (standalone && requireGui) {
+        err() << "sandbox-studio: --standalone and --require-gui exclude each other" << Qt::endl;
         return ExitUsage;
     }
     if (p.isSet(QStringLiteral("token")) && p.isSet(QStringLiteral("no-auth"))) {
@@ -1132,6 +1200,23 @@ int cmdMcp(const QStringList &args)
         }
     }
 
+    // stdio: a running window serves the client (its activity feed, approval and policy
+    // apply); this process only relays the stream.
+    if (!http && !standalone) {
+        auto socket = mcpBridgeConnect();
+        if (socket)
+            return relayToGui(std::move(*socket));
+        if (requireGui) {
+            err() << "sandbox-studio mcp: --require-gui: " << socket.error().message
+                  << "; open Sandbox Studio and turn on \"Accept runs from Claude Desktop\" "
+                     "in its MCP panel"
+                  << Qt::endl;
+            return ExitEngine;
+        }
+        err() << "sandbox-studio mcp: serving headless (" << socket.error().message << ")"
+              << Qt::endl;
+    }
+
     // The server still starts without an engine: tools then say what to start.
     auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")));
     std::shared_ptr<Engine> eng;
@@ -1154,14 +1239,7 @@ int cmdMcp(const QStringList &args)
         err() << "sandbox-studio: pipe: " << strerror(errno) << Qt::endl;
         return ExitEngine;
     }
-    struct sigaction sa = {};
-    sa.sa_handler = onTerminationSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGINT, &sa, nullptr);
-    // A client that closes its end of a pipe must not kill us mid-cleanup.
-    signal(SIGPIPE, SIG_IGN);
+    installTerminationHandlers();
     QSocketNotifier signalNotifier(g_signalPipe[0], QSocketNotifier::Read);
     bool stopping = false;
     auto stop = [&](const char *why) {
@@ -1241,7 +1319,8 @@ QString cliUsage()
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
         "  bench notebook [--language L]  benchmark a notebook cell round trip (JSON)\n"
         "  bench pool [--iterations N]  benchmark warm pooled runs, throughput (JSON)\n"
-        "  mcp                        MCP server over stdio (what Claude Desktop launches)\n"
+        "  mcp                        MCP server over stdio (what Claude Desktop launches);\n"
+        "                             relays to a running window (--standalone: never)\n"
         "  mcp --http PORT [--token T]  MCP Streamable HTTP server on 127.0.0.1:PORT/mcp\n"
         "  bench zygote [--iterations N] [--cases DIR]  one-shot Python runs forked from a\n"
         "                             preloaded interpreter vs plain spawn vs cold (JSON)\n"

@@ -4,6 +4,7 @@
 #include "artifactactions.h"
 #include "codeeditor.h"
 #include "languages/language.h"
+#include "mcp/mcpbridge.h"
 #include "mcpapprovaldialog.h"
 #include "mcphost.h"
 #include "outputconsole.h"
@@ -293,6 +294,7 @@ void McpActivityFeed::onApprovalDialog(McpApprovalDialog *dialog)
     Entry &entry = entryFor(request.callId);
     entry.info.clientName = request.clientName;
     entry.info.clientVersion = request.clientVersion;
+    entry.info.transport = request.transport;
     entry.info.tool = request.tool;
     entry.info.language = request.language;
     entry.info.code = request.code;
@@ -411,7 +413,9 @@ void McpActivityFeed::updateRow(const Entry &entry)
             ? tr("(unnamed)")
             : (info.clientVersion.isEmpty() ? info.clientName
                                             : u"%1 %2"_s.arg(info.clientName, info.clientVersion));
-    item->setText(ClientColumn, client);
+    item->setText(ClientColumn, info.transport == QLatin1String(McpBridgeTransport)
+                                    ? tr("%1 via stdio bridge").arg(client)
+                                    : client);
     item->setText(ToolColumn, info.tool);
     item->setText(LanguageColumn, languageName(info.language));
     item->setText(StatusColumn, statusFor(entry));
@@ -486,6 +490,8 @@ void McpActivityFeed::updateHeader(const Entry &entry)
     parts << u"<b>%1</b>"_s.arg(
         (info.clientVersion.isEmpty() ? client : u"%1 %2"_s.arg(client, info.clientVersion))
             .toHtmlEscaped());
+    if (info.transport == QLatin1String(McpBridgeTransport))
+        parts << tr("via stdio bridge").toHtmlEscaped();
     parts << u"<tt>%1</tt>"_s.arg(info.tool.toHtmlEscaped());
     if (!info.language.isEmpty())
         parts << languageName(info.language).toHtmlEscaped();

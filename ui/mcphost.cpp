@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcphost.h"
 
+#include "mcp/mcpbridge.h"
 #include "mcp/mcphttpserver.h"
 #include "mcpapprovaldialog.h"
 #include "session/engine.h"
@@ -21,6 +22,7 @@ constexpr auto Token = "mcp/token"_L1;
 constexpr auto ApprovalMode = "mcp/approvalMode"_L1;
 constexpr auto ApprovalSeverity = "mcp/approvalSeverity"_L1;
 constexpr auto ApprovalTimeout = "mcp/approvalTimeoutSecs"_L1;
+constexpr auto AcceptBridge = "mcp/acceptBridge"_L1;
 } // namespace key
 
 const QStringList &severities()
@@ -35,6 +37,7 @@ McpHost::McpHost(std::shared_ptr<Engine> engine, QSettings *settings, QObject *p
     , m_settings(settings)
     , m_server(std::make_unique<McpServer>(std::move(engine)))
     , m_http(std::make_unique<McpHttpServer>(m_server.get()))
+    , m_bridge(std::make_unique<McpBridgeServer>(m_server.get()))
 {
     connect(m_server.get(), &McpServer::approvalRequested, this, &McpHost::onApprovalRequested);
     connect(m_server.get(), &McpServer::approvalWithdrawn, this, &McpHost::onApprovalWithdrawn);
@@ -50,6 +53,8 @@ McpHost::~McpHost()
             dialog->withdraw();
     m_http->stop();
     m_http.reset();
+    m_bridge->close();
+    m_bridge.reset();
     // Cancels the runs and removes the sandboxes of notebook sessions; waits for them
     // (bounded), as the window is closing anyway.
     m_server->shutdown(10'000);
@@ -72,6 +77,9 @@ void McpHost::restore()
     m_server->setApprovalMode(modeFromKey(m_settings->value(key::ApprovalMode).toString()),
                               severity);
     ensureToken(); // shown before the first start, so clients can be set up first
+    m_acceptBridge = m_settings->value(key::AcceptBridge, true).toBool();
+    if (m_acceptBridge)
+        (void)startBridge(); // a failure is shown in the panel (bridgeError)
     if (m_settings->value(key::Enabled, false).toBool())
         (void)start(); // reported through errorOccurred; the setting stays on
     Q_EMIT stateChanged();
@@ -116,6 +124,33 @@ Result<void> McpHost::start()
     }
     Q_EMIT stateChanged();
     return started;
+}
+
+Result<void> McpHost::startBridge()
+{
+    auto r = m_bridge->listen();
+    m_bridgeError = r ? QString() : r.error().message;
+    return r;
+}
+
+bool McpHost::isBridgeListening() const
+{
+    return m_bridge->isListening();
+}
+
+Result<void> McpHost::setAcceptBridge(bool on)
+{
+    m_acceptBridge = on;
+    m_settings->setValue(key::AcceptBridge, on);
+    Result<void> r;
+    if (on) {
+        r = startBridge();
+    } else {
+        m_bridge->close();
+        m_bridgeError.clear();
+    }
+    Q_EMIT stateChanged();
+    return r;
 }
 
 Result<void> McpHost::setEnabled(bool on)

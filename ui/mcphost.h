@@ -15,6 +15,7 @@ class McpApprovalDialog;
 
 namespace sandbox {
 class Engine;
+class McpBridgeServer;
 class McpHttpServer;
 } // namespace sandbox
 
@@ -23,7 +24,10 @@ class McpHttpServer;
 /// person, with settings kept in QSettings under "mcp/": enabled (bool), port (0-65535,
 /// 0 = any free port), token (the bearer token, base64url), approvalMode ("off" |
 /// "every" | "severity"), approvalSeverity ("low" | "medium" | "high" | "critical"),
-/// approvalTimeoutSecs (seconds an approval waits before it is denied; 0 = forever).
+/// approvalTimeoutSecs (seconds an approval waits before it is denied; 0 = forever),
+/// acceptBridge (bool, default true: `sandbox-studio mcp` started by Claude Desktop relays
+/// its client to this window through sandbox::McpBridgeServer, so the feed, approval and
+/// policy apply to it).
 /// As the token is stored there, the settings file is made readable by its owner only.
 ///
 /// Approvals: when the mode asks, each McpServer::approvalRequested opens a non-modal
@@ -49,6 +53,7 @@ public:
 
     sandbox::McpServer *server() const { return m_server.get(); }
     sandbox::McpHttpServer *http() const { return m_http.get(); }
+    sandbox::McpBridgeServer *bridge() const { return m_bridge.get(); }
     void setEngine(std::shared_ptr<sandbox::Engine> engine);
 
     /// Reads the settings, applies the approval mode and starts the endpoint when it was
@@ -89,6 +94,17 @@ public:
     /// The last error of starting the endpoint (empty when none).
     QString lastError() const { return m_lastError; }
 
+    /// Whether runs from Claude Desktop (`sandbox-studio mcp` over stdio) are accepted
+    /// through the bridge socket (the setting; default on).
+    bool acceptsBridge() const { return m_acceptBridge; }
+    /// Whether the bridge socket is listening now.
+    bool isBridgeListening() const;
+    /// Turns the bridge on or off and remembers the choice; off disconnects bridged
+    /// clients. Starting fails with IoError when another window holds the socket.
+    sandbox::Result<void> setAcceptBridge(bool on);
+    /// Why the bridge is not listening although accepted (empty when none).
+    QString bridgeError() const { return m_bridgeError; }
+
     /// "off" / "every" / "severity" for the settings file.
     static QString modeKey(sandbox::McpApprovalMode mode);
     static sandbox::McpApprovalMode modeFromKey(const QString &key);
@@ -103,6 +119,7 @@ Q_SIGNALS:
 
 private:
     sandbox::Result<void> start();
+    sandbox::Result<void> startBridge();
     void onApprovalRequested(const sandbox::McpApprovalRequest &request);
     void onApprovalWithdrawn(qint64 callId);
     void ensureToken();
@@ -111,6 +128,9 @@ private:
     QSettings *m_settings;
     std::unique_ptr<sandbox::McpServer> m_server;
     std::unique_ptr<sandbox::McpHttpServer> m_http;
+    std::unique_ptr<sandbox::McpBridgeServer> m_bridge;
+    bool m_acceptBridge = true;
+    QString m_bridgeError;
     quint16 m_port = DefaultPort;
     QString m_token;
     QString m_lastError;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcppanel.h"
 
+#include "mcp/mcpbridge.h"
 #include "mcp/mcphttpserver.h"
 #include "mcphost.h"
 
@@ -118,6 +119,17 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
     m_claude->setObjectName(u"mcpConfigureClaude"_s);
     m_claude->setToolTip(tr("Add Sandbox Studio to Claude Desktop's MCP servers (stdio)"));
 
+    m_acceptBridge = new QCheckBox(tr("Accept runs from Claude Desktop (stdio bridge)"), this);
+    m_acceptBridge->setObjectName(u"mcpAcceptBridge"_s);
+    m_acceptBridge->setToolTip(
+        tr("While this window is open, the server Claude Desktop starts (sandbox-studio mcp) "
+           "hands its client to this window, so its runs show in the activity feed and the "
+           "approval mode applies. Off: it serves on its own, unseen here."));
+    m_bridgeStatus = new QLabel(this);
+    m_bridgeStatus->setObjectName(u"mcpBridgeStatus"_s);
+    m_bridgeStatus->setWordWrap(true);
+    m_bridgeStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
     auto *endpoint = new QGroupBox(tr("HTTP endpoint"), this);
     auto *form = new QFormLayout(endpoint);
     form->addRow(m_enabled);
@@ -142,8 +154,14 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
     approvalLayout->addRow(modeRow);
     approvalLayout->addRow(tr("Deny unanswered after:"), m_approvalTimeout);
 
+    auto *claudeBox = new QGroupBox(tr("Claude Desktop"), this);
+    auto *claudeLayout = new QVBoxLayout(claudeBox);
+    claudeLayout->addWidget(m_acceptBridge);
+    claudeLayout->addWidget(m_bridgeStatus);
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(endpoint);
+    layout->addWidget(claudeBox);
     layout->addWidget(approval);
     layout->addWidget(m_clientsTitle);
     layout->addWidget(m_clients, 1);
@@ -153,6 +171,12 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
         if (m_updating)
             return;
         (void)m_host->setEnabled(on); // failures: errorOccurred, then refresh() shows them
+        refresh();
+    });
+    connect(m_acceptBridge, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_updating)
+            return;
+        (void)m_host->setAcceptBridge(on); // a failure: refresh() shows bridgeError()
         refresh();
     });
     connect(m_port, &QSpinBox::valueChanged, this, [this](int port) {
@@ -222,7 +246,18 @@ void McpPanel::refresh()
     m_severity->setEnabled(m_host->approvalMode() == McpApprovalMode::AskAboveSeverity);
     m_approvalTimeout->setValue(m_host->approvalTimeoutSecs());
     m_approvalTimeout->setEnabled(m_host->approvalMode() != McpApprovalMode::Off);
+    m_acceptBridge->setChecked(m_host->acceptsBridge());
     m_updating = false;
+
+    if (!m_host->acceptsBridge())
+        m_bridgeStatus->setText(tr("Claude Desktop's runs are served on their own and do not "
+                                   "show here."));
+    else if (m_host->isBridgeListening())
+        m_bridgeStatus->setText(tr("Claude Desktop's runs come to this window: they show in "
+                                   "the activity feed and need approval as set below."));
+    else
+        m_bridgeStatus->setText(u"<span style=\"color:#cf222e\">%1</span>"_s.arg(
+            tr("Not accepting: %1").arg(m_host->bridgeError()).toHtmlEscaped()));
 
     if (!m_host->lastError().isEmpty()) {
         m_status->setText(u"<span style=\"color:#cf222e\">%1</span>"_s.arg(
@@ -230,9 +265,16 @@ void McpPanel::refresh()
     } else if (running) {
         m_status->setText(tr("Serving on 127.0.0.1 only. Clients need the URL and the token."));
     } else {
-        m_status->setText(tr("Off. Claude Desktop does not need it: it starts its own "
-                             "server over stdio."));
+        m_status->setText(tr("Off. Claude Desktop does not need it: it starts "
+                             "sandbox-studio mcp over stdio (see below)."));
     }
+}
+
+QString McpPanel::transportLabel(const QString &transport)
+{
+    if (transport == QLatin1String(McpBridgeTransport))
+        return tr("via stdio bridge");
+    return transport;
 }
 
 void McpPanel::refreshClients()
@@ -243,7 +285,7 @@ void McpPanel::refreshClients()
         auto *item = new QTreeWidgetItem(m_clients);
         item->setText(NameColumn, c.name.isEmpty() ? tr("(initializing)") : c.name);
         item->setText(VersionColumn, c.version);
-        item->setText(TransportColumn, c.transport);
+        item->setText(TransportColumn, transportLabel(c.transport));
         item->setText(SessionColumn, c.connectionId.left(8));
         item->setToolTip(SessionColumn, c.connectionId);
         item->setText(CallsColumn, QString::number(c.callsInFlight));

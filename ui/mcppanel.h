@@ -14,7 +14,8 @@ class QToolButton;
 class QTreeWidget;
 
 /// The "MCP Server" dock page: the on/off switch of the Streamable HTTP endpoint hosted by
-/// the window (127.0.0.1 only) and its port, the URL and bearer token (masked, with
+/// the window (127.0.0.1 only) and its port, whether runs from Claude Desktop are accepted
+/// through the stdio bridge, the URL and bearer token (masked, with
 /// reveal, copy and rotate), the approval mode (off, every run, above a severity) and how
 /// long an approval waits, the
 /// clients connected now (name, version, transport, session, calls in flight, since;
@@ -52,6 +53,12 @@ public:
     QTreeWidget *clientsView() const { return m_clients; }
     QLabel *statusLabel() const { return m_status; }
     QPushButton *claudeDesktopButton() const { return m_claude; }
+    /// "Accept runs from Claude Desktop (stdio bridge)" (McpHost::setAcceptBridge).
+    QCheckBox *acceptBridgeSwitch() const { return m_acceptBridge; }
+    /// Says whether the bridge listens, or why not.
+    QLabel *bridgeStatusLabel() const { return m_bridgeStatus; }
+    /// How a transport is shown in the clients list ("via stdio bridge" for the bridge).
+    static QString transportLabel(const QString &transport);
 
 public Q_SLOTS:
     /// Shows the host's state (switch, URL, token, mode).
@@ -82,5 +89,7 @@ private:
     QLabel *m_clientsTitle = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_claude = nullptr;
+    QCheckBox *m_acceptBridge = nullptr;
+    QLabel *m_bridgeStatus = nullptr;
     bool m_updating = false;
 };

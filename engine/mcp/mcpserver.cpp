@@ -774,6 +774,7 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
     call->info.connectionId = connectionId;
     call->info.clientName = c.info.name;
     call->info.clientVersion = c.info.version;
+    call->info.transport = c.info.transport;
     call->info.tool = name;
     call->info.arguments = args;
     call->info.startedAt = QDateTime::currentDateTimeUtc();
@@ -1017,6 +1018,7 @@ void McpServer::Private::checkAndApprove(const std::shared_ptr<Call> &call,
         req.callId = call->id;
         req.clientName = call->info.clientName;
         req.clientVersion = call->info.clientVersion;
+        req.transport = call->info.transport;
         req.tool = call->info.tool;
         req.language = call->info.language;
         req.code = call->info.code;

@@ -37,7 +37,7 @@ enum class McpApprovalMode
 struct McpClientInfo
 {
     QString connectionId;    ///< opaque, unique; the Mcp-Session-Id on HTTP
-    QString transport;       ///< "stdio" | "http"
+    QString transport;       ///< "stdio" | "http" | "stdio-bridge" (McpBridgeServer)
     QString name;            ///< clientInfo.name from initialize ("claude-ai"); empty before
     QString version;         ///< clientInfo.version
     QString protocolVersion; ///< negotiated revision ("2025-11-25"); empty before initialize
@@ -52,6 +52,7 @@ struct McpCallInfo
     QString connectionId; ///< McpClientInfo::connectionId
     QString clientName;   ///< McpClientInfo::name
     QString clientVersion;
+    QString transport;             ///< McpClientInfo::transport ("stdio", "http", "stdio-bridge")
     QString tool;                  ///< "execute_code", "execute_cell", "upload_file", ...
     QString language;              ///< language id ("python") when the tool runs code, else empty
     QString code;                  ///< the code to run, when the tool runs code
@@ -88,6 +89,7 @@ struct McpApprovalRequest
     qint64 callId = 0;
     QString clientName;
     QString clientVersion;
+    QString transport; ///< McpClientInfo::transport of the asking client
     QString tool;
     QString language;
     QString code;

@@ -23,6 +23,10 @@ if ! curl -sf --max-time 3 --unix-socket /var/run/docker.sock http://localhost/_
     case "$MODE" in sdk-*) echo "FAIL: dockerd does not answer on /var/run/docker.sock; start it with ./studio.sh services" >&2; exit 1 ;; esac
 fi
 
+# Headless: a Sandbox Studio window open on this machine must not take the stdio client
+# through its bridge (tst_mcpbridge tests the bridge).
+export SANDBOX_STUDIO_MCP_BRIDGE_SOCKET="${TMPDIR:-/tmp}/sandbox-studio-no-window-$$.sock"
+
 case "$MODE" in
     sdk-stdio) exec "$NODE" "$HERE/sdk_client_test.mjs" --transport stdio --binary "$BIN" --modules "$CLIENTS/node_modules" ;;
     sdk-http) exec "$NODE" "$HERE/sdk_client_test.mjs" --transport http --binary "$BIN" --modules "$CLIENTS/node_modules" ;;
