@@ -178,7 +178,7 @@ void TestPolicyUi::windowChecksLiveAndBlocksRuns()
     QSignalSpy finished(&window, &MainWindow::runFinished);
     window.runCode();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60'000);
-    auto *console = window.findChild<OutputConsole *>();
+    auto *console = window.findChild<OutputConsole *>(u"console"_s);
     QVERIFY(console);
     QTRY_VERIFY(console->toPlainText().contains(u"not run: blocked by policy 'standard'"_s));
     QVERIFY(!console->toPlainText().contains(u"exit "_s));
@@ -196,7 +196,7 @@ void TestPolicyUi::windowAsksBeforeRunning()
     MainWindow window(engine);
     window.show();
     auto *editor = window.findChild<CodeEditor *>(u"editor"_s);
-    auto *console = window.findChild<OutputConsole *>();
+    auto *console = window.findChild<OutputConsole *>(u"console"_s);
     QVERIFY(editor && console);
     editor->setPlainText(u"import ctypes\nprint('approved ' + 'run')\n"_s); // high: ask
 
