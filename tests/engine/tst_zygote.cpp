@@ -4,6 +4,7 @@
 // pooled sandbox with zygotes off (a fresh `python3 main.py`), and must give the same
 // result; random streams must differ between runs; nothing one run does (environment,
 // monkey-patched modules, signals to the zygote) reaches the next.
+#include "policy/policy.h"
 #include "session/pool.h"
 #include "testsupport.h"
 
