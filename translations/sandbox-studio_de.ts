@@ -447,10 +447,59 @@
     </message>
 </context>
 <context>
+    <name>ClaudeDesktopDialog</name>
+    <message>
+        <source>Configure Claude Desktop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Claude Desktop starts Sandbox Studio by itself (&lt;tt&gt;%1 mcp&lt;/tt&gt;, over stdio) when its configuration lists it. Add the entry below to &lt;tt&gt;%2&lt;/tt&gt;, or copy it there yourself. Your other servers and settings are kept, and the previous file is backed up next to it. Restart Claude Desktop afterwards.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add to Claude Desktop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The JSON is on the clipboard.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not configure Claude Desktop: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file was not changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already lists Sandbox Studio; nothing to change.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created %1 with Sandbox Studio. Restart Claude Desktop to use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added Sandbox Studio to %1.
+The previous file is kept as %2.
+Restart Claude Desktop to use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CodeEditor</name>
     <message>
         <source>Code editor</source>
         <translation>Code-Editor</translation>
+    </message>
+    <message>
+        <source>Policy %1 (%2, %3): %4</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -671,6 +720,196 @@
     </message>
 </context>
 <context>
+    <name>ImageManager</name>
+    <message>
+        <source>Image</source>
+        <translation type="unfinished">Image</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images of the engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use for Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run code and notebooks on the selected image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build from a Dockerfile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder with a Dockerfile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tag:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No network (offline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RUN steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import or pull</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rootfs.tar (tar, tar.gz, tar.xz)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Root filesystem:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pull</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build, import and pull logs appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No container engine is available: start Docker, then Refresh.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Busy: wait for the current operation to finish.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No container</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n image(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not list the images: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>language image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>template (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name a context folder (with a Dockerfile) and a tag to build.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Building %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name a root filesystem tarball and a reference to import it as.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name an image to pull, e.g. python:3.12-slim.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pulling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the image %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It is a language&apos;s image: it is built again (a few minutes) the next time that language needs it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build context (a folder with a Dockerfile)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Root filesystem tarball</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tar archives (*.tar *.tar.gz *.tgz *.tar.xz *.tar.bz2);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LimitsPanel</name>
     <message>
         <source> MiB</source>
@@ -799,6 +1038,22 @@
     <message>
         <source>Applied to the next run.</source>
         <translation>Gilt für die nächste Ausführung.</translation>
+    </message>
+    <message>
+        <source>Work directory size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size of the sandbox&apos;s work directory (/sandbox, in memory); writes beyond it fail with &quot;no space left&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Work dir:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory the sandbox may use (swap included); the program is killed when it needs more. %1 needs at least %2 MiB.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1131,6 +1386,653 @@
         <source>Manage profiles…</source>
         <translation>Profile verwalten…</translation>
     </message>
+    <message>
+        <source>The stored policy could not be read (%1); using standard.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Security &amp;Policy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules every run is checked with before it starts: presets, severities, your rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation type="unfinished">Image</translation>
+    </message>
+    <message>
+        <source>Image the sandboxes run; empty = the language&apos;s own image. Custom images need the language&apos;s toolchain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>language default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Image:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session as &amp;Template…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a notebook session first: a template is saved from a running session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session as Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image name for the template (its files and installed packages come back in sessions started from it):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving the session as %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the session as %1; choose it as the image to start from it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not save the template: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1: %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run This Code?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The security policy asks before running this code:
+
+%1
+
+Run it in the sandbox anyway?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP Activity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Configure &amp;Claude Desktop…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add Sandbox Studio to the MCP servers Claude Desktop starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;MCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open code of the unknown language &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open in Editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace the code in the editor with the %1 code of %2?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your code is kept: Undo (Ctrl+Z) brings it back, and a copy is saved under %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened the code of %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened the code of %1. Your code: Undo, or %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Security Policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpActivityFeed</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished">%1 s</translation>
+    </message>
+    <message>
+        <source>MCP calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished">Sprache</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished">Status</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear Finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a plot to view it full size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation type="unfinished">Ausgabe</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open in Editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put this call&apos;s code in the main editor (your code is kept: you are asked first, and Undo brings it back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop this call: its sandbox is removed and the client is told you stopped it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an MCP client</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP call %1 from %2 at %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed, starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(further output is not kept here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped before it ran</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation type="unfinished">gestoppt</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished">abgebrochen</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation type="unfinished">Zeit überschritten</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation type="unfinished">Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation type="unfinished">Status %1</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 via stdio bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n call(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n running</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(unnamed client)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>via stdio bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>session %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>started %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls of MCP clients appear here as they run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Findings (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for your approval…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plots (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpApprovalDialog</name>
+    <message>
+        <source>Severity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An MCP client</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow %1 to run code?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; asks Sandbox Studio to run %2 code (tool &lt;tt&gt;%3&lt;/tt&gt;) in a sandbox.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>some</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asked because: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Policy check: no findings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Policy findings (%1):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional: why you deny it (the client is told)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer within the approval time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waits until you answer or the client gives up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied automatically in %1:%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the approval window was closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpPanel</name>
+    <message>
+        <source>Serve MCP over HTTP on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lets local MCP clients (chat apps, agents) run code in sandboxes through the Streamable HTTP endpoint on 127.0.0.1. They must send the token below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any free port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TCP port on 127.0.0.1 (0: any free port, chosen at each start)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP endpoint URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not serving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP access token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clients send it as the header Authorization: Bearer TOKEN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show or hide the token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New Token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace the token: the old one stops working at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When to ask before an agent run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never ask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask before every run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask for policy findings of at least</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lowest finding severity that asks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>low</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"> s</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A run nobody allows or denies within this time is denied (never: it waits until the client gives up)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected MCP clients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Configure Claude Desktop…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add Sandbox Studio to Claude Desktop&apos;s MCP servers (stdio)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accept runs from Claude Desktop (stdio bridge)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While this window is open, the server Claude Desktop starts (sandbox-studio mcp) hands its client to this window, so its runs show in the activity feed and the approval mode applies. Off: it serves on its own, unseen here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP endpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval of agent runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny unanswered after:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Claude Desktop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token copied to the clipboard.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New token in use: clients must be given it; the old one is refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 refused a request: %2 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Claude Desktop&apos;s runs are served on their own and do not show here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Claude Desktop&apos;s runs come to this window: they show in the activity feed and need approval as set below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not accepting: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not serving: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serving on 127.0.0.1 only. Clients need the URL and the token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off. Claude Desktop does not need it: it starts sandbox-studio mcp over stdio (see below).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>via stdio bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(initializing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Protocol %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected clients: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>McpPreferencesPage</name>
@@ -1438,6 +2340,14 @@ Kernel-Sandbox %2</translation>
         <source>Notebook cells</source>
         <translation>Notizbuchzellen</translation>
     </message>
+    <message>
+        <source>The kernel was closed; the next run starts one on the language&apos;s image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kernel was closed; the next run starts one on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>OutputConsole</name>
@@ -1557,6 +2467,54 @@ Kernel-Sandbox %2</translation>
         <source>[earlier output removed to keep the console responsive]</source>
         <translation>[frühere Ausgabe entfernt, damit die Konsole flüssig bleibt]</translation>
     </message>
+    <message>
+        <source>not run: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory %1 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 processes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output %1 KiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>work dir %1 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>artifacts %1 / %2 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>limits: %1%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (▲ reached: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>OutputError</name>
@@ -1629,6 +2587,181 @@ Kernel-Sandbox %2</translation>
     <message>
         <source>Collapse</source>
         <translation>Einklappen</translation>
+    </message>
+</context>
+<context>
+    <name>PolicyDialog</name>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation type="unfinished">&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Security Policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The preset&apos;s rules and severity mapping; rules you add or change are kept when you switch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation type="unfinished">&amp;Vorgabe:</translation>
+    </message>
+    <message>
+        <source>Severity → action:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load a policy file (JSON, docs/policy.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save this policy as a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>imports %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>strings: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (by severity)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (yours)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rules, %2 of them yours; removed preset rules: %3. Saved to %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished">keins</translation>
+    </message>
+    <message>
+        <source>all languages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imports these modules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern in code (not comments or strings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern in string literals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>module names, or a regular expression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>by severity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Id:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Languages:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Matches:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Severity:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Action:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>M&amp;essage:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import Policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Policy files (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Policy</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1760,6 +2893,14 @@ Kernel-Sandbox %2</translation>
         <source>Pooled sandboxes</source>
         <translation>Sandboxen im Pool</translation>
     </message>
+    <message>
+        <source>Preloaded interpreters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warm Python sandboxes keep an interpreter with numpy, pandas and matplotlib already imported; each run starts as a fresh copy of it (milliseconds instead of about a second).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PreferencesDialog</name>
@@ -1770,6 +2911,54 @@ Kernel-Sandbox %2</translation>
     <message>
         <source>Preference pages</source>
         <translation>Einstellungsseiten</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Built %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pulled %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Uploaded %n item(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Uploaded %n item(s) into %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Downloaded %n file(s) to %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>; refused: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1849,6 +3038,94 @@ Kernel-Sandbox %2</translation>
     <message>
         <source>Sandbox</source>
         <translation>Sandbox</translation>
+    </message>
+</context>
+<context>
+    <name>SessionFilesPanel</name>
+    <message>
+        <source>Upload…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy files from this computer into the session&apos;s work directory (or drop them on the list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the selected files and folders to this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List the work directory again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Modified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files of the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No notebook session: run a cell in the notebook (Ctrl+Shift+N) to start one, then its files show here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Busy: try again when the current transfer is done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Uploading %n item(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select files or folders to download.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Downloading %n item(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Upload files to the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download into folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries in the work directory</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not list the session&apos;s files: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
