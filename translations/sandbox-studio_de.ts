@@ -910,6 +910,22 @@ Starten Sie Claude Desktop neu, um es zu nutzen.</translation>
         <source>Tar archives (*.tar *.tar.gz *.tgz *.tar.xz *.tar.bz2);;All files (*)</source>
         <translation>Tar-Archive (*.tar *.tar.gz *.tgz *.tar.xz *.tar.bz2);;Alle Dateien (*)</translation>
     </message>
+    <message>
+        <source>Network during RUN steps</source>
+        <translation>Netzwerk während der RUN-Schritte</translation>
+    </message>
+    <message>
+        <source>Image name to import as</source>
+        <translation>Image-Name für den Import</translation>
+    </message>
+    <message>
+        <source>Image to pull</source>
+        <translation>Herunterzuladendes Image</translation>
+    </message>
+    <message>
+        <source>Build, import and pull log</source>
+        <translation>Protokoll von Bauen, Import und Herunterladen</translation>
+    </message>
 </context>
 <context>
     <name>LimitsPanel</name>
