@@ -447,10 +447,61 @@
     </message>
 </context>
 <context>
+    <name>ClaudeDesktopDialog</name>
+    <message>
+        <source>Configure Claude Desktop</source>
+        <translation>Claude Desktop einrichten</translation>
+    </message>
+    <message>
+        <source>Claude Desktop starts Sandbox Studio by itself (&lt;tt&gt;%1 mcp&lt;/tt&gt;, over stdio) when its configuration lists it. Add the entry below to &lt;tt&gt;%2&lt;/tt&gt;, or copy it there yourself. Your other servers and settings are kept, and the previous file is backed up next to it. Restart Claude Desktop afterwards.</source>
+        <translation>Claude Desktop startet Sandbox Studio selbst (&lt;tt&gt;%1 mcp&lt;/tt&gt;, über stdio), wenn seine Konfiguration es aufführt. Fügen Sie den Eintrag unten zu &lt;tt&gt;%2&lt;/tt&gt; hinzu oder kopieren Sie ihn selbst dorthin. Ihre anderen Server und Einstellungen bleiben erhalten, und die bisherige Datei wird daneben gesichert. Starten Sie Claude Desktop danach neu.</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Claude Desktop</source>
+        <translation>Zu Claude Desktop &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy JSON</source>
+        <translation>JSON &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>The JSON is on the clipboard.</source>
+        <translation>Das JSON ist in der Zwischenablage.</translation>
+    </message>
+    <message>
+        <source>Could not configure Claude Desktop: %1</source>
+        <translation>Claude Desktop konnte nicht eingerichtet werden: %1</translation>
+    </message>
+    <message>
+        <source>The file was not changed.</source>
+        <translation>Die Datei wurde nicht geändert.</translation>
+    </message>
+    <message>
+        <source>%1 already lists Sandbox Studio; nothing to change.</source>
+        <translation>%1 führt Sandbox Studio bereits auf; es gibt nichts zu ändern.</translation>
+    </message>
+    <message>
+        <source>Created %1 with Sandbox Studio. Restart Claude Desktop to use it.</source>
+        <translation>%1 wurde mit Sandbox Studio angelegt. Starten Sie Claude Desktop neu, um es zu nutzen.</translation>
+    </message>
+    <message>
+        <source>Added Sandbox Studio to %1.
+The previous file is kept as %2.
+Restart Claude Desktop to use it.</source>
+        <translation>Sandbox Studio wurde zu %1 hinzugefügt.
+Die bisherige Datei bleibt als %2 erhalten.
+Starten Sie Claude Desktop neu, um es zu nutzen.</translation>
+    </message>
+</context>
+<context>
     <name>CodeEditor</name>
     <message>
         <source>Code editor</source>
         <translation>Code-Editor</translation>
+    </message>
+    <message>
+        <source>Policy %1 (%2, %3): %4</source>
+        <translation>Richtlinie %1 (%2, %3): %4</translation>
     </message>
 </context>
 <context>
@@ -671,6 +722,212 @@
     </message>
 </context>
 <context>
+    <name>ImageManager</name>
+    <message>
+        <source>Image</source>
+        <translation>Image</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>Images of the engine</source>
+        <translation>Images der Engine</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Entfernen …</translation>
+    </message>
+    <message>
+        <source>Use for Runs</source>
+        <translation>Für Ausführungen nutzen</translation>
+    </message>
+    <message>
+        <source>Run code and notebooks on the selected image</source>
+        <translation>Code und Notizbücher auf dem ausgewählten Image ausführen</translation>
+    </message>
+    <message>
+        <source>Build from a Dockerfile</source>
+        <translation>Aus einem Dockerfile bauen</translation>
+    </message>
+    <message>
+        <source>Folder with a Dockerfile</source>
+        <translation>Ordner mit einem Dockerfile</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>Kontext:</translation>
+    </message>
+    <message>
+        <source>Tag:</source>
+        <translation>Tag:</translation>
+    </message>
+    <message>
+        <source>No network (offline)</source>
+        <translation>Kein Netzwerk (offline)</translation>
+    </message>
+    <message>
+        <source>Host network</source>
+        <translation>Host-Netzwerk</translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation>Bauen</translation>
+    </message>
+    <message>
+        <source>RUN steps:</source>
+        <translation>RUN-Schritte:</translation>
+    </message>
+    <message>
+        <source>Import or pull</source>
+        <translation>Importieren oder herunterladen</translation>
+    </message>
+    <message>
+        <source>rootfs.tar (tar, tar.gz, tar.xz)</source>
+        <translation>rootfs.tar (tar, tar.gz, tar.xz)</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>Root filesystem:</source>
+        <translation>Wurzeldateisystem:</translation>
+    </message>
+    <message>
+        <source>Pull</source>
+        <translation>Herunterladen</translation>
+    </message>
+    <message>
+        <source>By name:</source>
+        <translation>Nach Name:</translation>
+    </message>
+    <message>
+        <source>Build, import and pull logs appear here.</source>
+        <translation>Protokolle von Bauen, Import und Herunterladen erscheinen hier.</translation>
+    </message>
+    <message>
+        <source>No container engine is available: start Docker, then Refresh.</source>
+        <translation>Keine Container-Engine verfügbar: Starten Sie Docker und klicken Sie dann auf „Aktualisieren“.</translation>
+    </message>
+    <message>
+        <source>Busy: wait for the current operation to finish.</source>
+        <translation>Beschäftigt: Warten Sie, bis der laufende Vorgang abgeschlossen ist.</translation>
+    </message>
+    <message>
+        <source>No container</source>
+        <translation>Kein Container</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n Image</numerusform>
+            <numerusform>%n Images</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not list the images: %1</source>
+        <translation>Die Images konnten nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>language image</source>
+        <translation>Sprach-Image</translation>
+    </message>
+    <message>
+        <source>template (%1)</source>
+        <translation>Vorlage (%1)</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>Image</translation>
+    </message>
+    <message>
+        <source>Name a context folder (with a Dockerfile) and a tag to build.</source>
+        <translation>Geben Sie zum Bauen einen Kontextordner (mit einem Dockerfile) und ein Tag an.</translation>
+    </message>
+    <message>
+        <source>Building %1…</source>
+        <translation>%1 wird gebaut …</translation>
+    </message>
+    <message>
+        <source>Name a root filesystem tarball and a reference to import it as.</source>
+        <translation>Geben Sie ein Tarball des Wurzeldateisystems und einen Namen an, unter dem es importiert wird.</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 wird importiert …</translation>
+    </message>
+    <message>
+        <source>Name an image to pull, e.g. python:3.12-slim.</source>
+        <translation>Geben Sie ein Image zum Herunterladen an, z. B. python:3.12-slim.</translation>
+    </message>
+    <message>
+        <source>Pulling %1…</source>
+        <translation>%1 wird heruntergeladen …</translation>
+    </message>
+    <message>
+        <source>Removing %1…</source>
+        <translation>%1 wird entfernt …</translation>
+    </message>
+    <message>
+        <source>Remove the image %1?</source>
+        <translation>Das Image %1 entfernen?</translation>
+    </message>
+    <message>
+        <source>It is a language&apos;s image: it is built again (a few minutes) the next time that language needs it.</source>
+        <translation>Es ist das Image einer Sprache: Es wird neu gebaut (einige Minuten), wenn diese Sprache es das nächste Mal braucht.</translation>
+    </message>
+    <message>
+        <source>Remove image</source>
+        <translation>Image entfernen</translation>
+    </message>
+    <message>
+        <source>Build context (a folder with a Dockerfile)</source>
+        <translation>Build-Kontext (ein Ordner mit einem Dockerfile)</translation>
+    </message>
+    <message>
+        <source>Root filesystem tarball</source>
+        <translation>Tarball des Wurzeldateisystems</translation>
+    </message>
+    <message>
+        <source>Tar archives (*.tar *.tar.gz *.tgz *.tar.xz *.tar.bz2);;All files (*)</source>
+        <translation>Tar-Archive (*.tar *.tar.gz *.tgz *.tar.xz *.tar.bz2);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Network during RUN steps</source>
+        <translation>Netzwerk während der RUN-Schritte</translation>
+    </message>
+    <message>
+        <source>Image name to import as</source>
+        <translation>Image-Name für den Import</translation>
+    </message>
+    <message>
+        <source>Image to pull</source>
+        <translation>Herunterzuladendes Image</translation>
+    </message>
+    <message>
+        <source>Build, import and pull log</source>
+        <translation>Protokoll von Bauen, Import und Herunterladen</translation>
+    </message>
+</context>
+<context>
     <name>LimitsPanel</name>
     <message>
         <source> MiB</source>
@@ -799,6 +1056,22 @@
     <message>
         <source>Applied to the next run.</source>
         <translation>Gilt für die nächste Ausführung.</translation>
+    </message>
+    <message>
+        <source>Work directory size</source>
+        <translation>Größe des Arbeitsverzeichnisses</translation>
+    </message>
+    <message>
+        <source>Size of the sandbox&apos;s work directory (/sandbox, in memory); writes beyond it fail with &quot;no space left&quot;.</source>
+        <translation>Größe des Arbeitsverzeichnisses der Sandbox (/sandbox, im Speicher); Schreibvorgänge darüber hinaus scheitern mit „no space left“.</translation>
+    </message>
+    <message>
+        <source>&amp;Work dir:</source>
+        <translation>Arbeits&amp;verzeichnis:</translation>
+    </message>
+    <message>
+        <source>Memory the sandbox may use (swap included); the program is killed when it needs more. %1 needs at least %2 MiB.</source>
+        <translation>Speicher, den die Sandbox nutzen darf (Swap eingeschlossen); braucht das Programm mehr, wird es beendet. %1 braucht mindestens %2 MiB.</translation>
     </message>
 </context>
 <context>
@@ -1131,6 +1404,657 @@
         <source>Manage profiles…</source>
         <translation>Profile verwalten…</translation>
     </message>
+    <message>
+        <source>The stored policy could not be read (%1); using standard.</source>
+        <translation>Die gespeicherte Richtlinie konnte nicht gelesen werden (%1); es wird „Standard“ verwendet.</translation>
+    </message>
+    <message>
+        <source>Security &amp;Policy…</source>
+        <translation>Sicherheits&amp;richtlinie …</translation>
+    </message>
+    <message>
+        <source>Rules every run is checked with before it starts: presets, severities, your rules</source>
+        <translation>Regeln, mit denen jede Ausführung vor dem Start geprüft wird: Vorgaben, Schweregrade, Ihre Regeln</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Image</translation>
+    </message>
+    <message>
+        <source>Image the sandboxes run; empty = the language&apos;s own image. Custom images need the language&apos;s toolchain.</source>
+        <translation>Image, auf dem die Sandboxen laufen; leer = das eigene Image der Sprache. Eigene Images brauchen die Werkzeuge der Sprache.</translation>
+    </message>
+    <message>
+        <source>language default</source>
+        <translation>Standard der Sprache</translation>
+    </message>
+    <message>
+        <source>&amp;Image:</source>
+        <translation>&amp;Image:</translation>
+    </message>
+    <message>
+        <source>Session Files</source>
+        <translation>Sitzungsdateien</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>Images</translation>
+    </message>
+    <message>
+        <source>Save Session as &amp;Template…</source>
+        <translation>Sitzung als &amp;Vorlage speichern …</translation>
+    </message>
+    <message>
+        <source>Start a notebook session first: a template is saved from a running session.</source>
+        <translation>Starten Sie zuerst eine Notizbuch-Sitzung: Eine Vorlage wird aus einer laufenden Sitzung gespeichert.</translation>
+    </message>
+    <message>
+        <source>Save Session as Template</source>
+        <translation>Sitzung als Vorlage speichern</translation>
+    </message>
+    <message>
+        <source>Image name for the template (its files and installed packages come back in sessions started from it):</source>
+        <translation>Image-Name für die Vorlage (ihre Dateien und installierten Pakete sind in Sitzungen, die daraus gestartet werden, wieder da):</translation>
+    </message>
+    <message>
+        <source>Saving the session as %1…</source>
+        <translation>Die Sitzung wird als %1 gespeichert …</translation>
+    </message>
+    <message>
+        <source>Saved the session as %1; choose it as the image to start from it.</source>
+        <translation>Die Sitzung wurde als %1 gespeichert; wählen Sie es als Image, um daraus zu starten.</translation>
+    </message>
+    <message>
+        <source>Could not save the template: %1</source>
+        <translation>Die Vorlage konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>line %1: %2 (%3)</source>
+        <translation>Zeile %1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Run This Code?</source>
+        <translation>Diesen Code ausführen?</translation>
+    </message>
+    <message>
+        <source>The security policy asks before running this code:
+
+%1
+
+Run it in the sandbox anyway?</source>
+        <translation>Die Sicherheitsrichtlinie fragt nach, bevor dieser Code ausgeführt wird:
+
+%1
+
+Trotzdem in der Sandbox ausführen?</translation>
+    </message>
+    <message>
+        <source>MCP Server</source>
+        <translation>MCP-Server</translation>
+    </message>
+    <message>
+        <source>MCP Activity</source>
+        <translation>MCP-Aktivität</translation>
+    </message>
+    <message>
+        <source>Configure &amp;Claude Desktop…</source>
+        <translation>&amp;Claude Desktop einrichten …</translation>
+    </message>
+    <message>
+        <source>Add Sandbox Studio to the MCP servers Claude Desktop starts</source>
+        <translation>Sandbox Studio zu den MCP-Servern hinzufügen, die Claude Desktop startet</translation>
+    </message>
+    <message>
+        <source>&amp;MCP</source>
+        <translation>&amp;MCP</translation>
+    </message>
+    <message>
+        <source>Cannot open code of the unknown language &quot;%1&quot;.</source>
+        <translation>Code der unbekannten Sprache „%1“ kann nicht geöffnet werden.</translation>
+    </message>
+    <message>
+        <source>Open in Editor</source>
+        <translation>Im Editor öffnen</translation>
+    </message>
+    <message>
+        <source>Replace the code in the editor with the %1 code of %2?</source>
+        <translation>Den Code im Editor durch den %1-Code von %2 ersetzen?</translation>
+    </message>
+    <message>
+        <source>Your code is kept: Undo (Ctrl+Z) brings it back, and a copy is saved under %1.</source>
+        <translation>Ihr Code bleibt erhalten: Rückgängig (Strg+Z) holt ihn zurück, und eine Kopie wird unter %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation>&amp;Ersetzen</translation>
+    </message>
+    <message>
+        <source>Opened the code of %1.</source>
+        <translation>Der Code von %1 wurde geöffnet.</translation>
+    </message>
+    <message>
+        <source>Opened the code of %1. Your code: Undo, or %2</source>
+        <translation>Der Code von %1 wurde geöffnet. Ihr Code: Rückgängig oder %2</translation>
+    </message>
+    <message>
+        <source>Security Policy</source>
+        <translation>Sicherheitsrichtlinie</translation>
+    </message>
+</context>
+<context>
+    <name>McpActivityFeed</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>MCP calls</source>
+        <translation>MCP-Aufrufe</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>Client</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Werkzeug</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Clear Finished</source>
+        <translation>Abgeschlossene entfernen</translation>
+    </message>
+    <message>
+        <source>Click a plot to view it full size</source>
+        <translation>Klicken Sie auf einen Plot, um ihn in voller Größe anzuzeigen</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>Code</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>Befunde</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>Plots</translation>
+    </message>
+    <message>
+        <source>Open in Editor</source>
+        <translation>Im Editor öffnen</translation>
+    </message>
+    <message>
+        <source>Put this call&apos;s code in the main editor (your code is kept: you are asked first, and Undo brings it back)</source>
+        <translation>Den Code dieses Aufrufs in den Haupteditor übernehmen (Ihr Code bleibt erhalten: Sie werden vorher gefragt, und Rückgängig holt ihn zurück)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stoppen</translation>
+    </message>
+    <message>
+        <source>Stop this call: its sandbox is removed and the client is told you stopped it</source>
+        <translation>Diesen Aufruf stoppen: Seine Sandbox wird entfernt, und der Client erfährt, dass Sie ihn gestoppt haben</translation>
+    </message>
+    <message>
+        <source>an MCP client</source>
+        <translation>ein MCP-Client</translation>
+    </message>
+    <message>
+        <source>MCP call %1 from %2 at %3</source>
+        <translation>MCP-Aufruf %1 von %2 um %3</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>wird gestoppt</translation>
+    </message>
+    <message>
+        <source>allowed, starting</source>
+        <translation>erlaubt, startet</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>(further output is not kept here)</source>
+        <translation>(weitere Ausgabe wird hier nicht aufbewahrt)</translation>
+    </message>
+    <message>
+        <source>waiting for approval</source>
+        <translation>wartet auf Freigabe</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>stopped before it ran</source>
+        <translation>gestoppt, bevor er lief</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>Zeit überschritten</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>Status %1</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>(unbenannt)</translation>
+    </message>
+    <message>
+        <source>%1 via stdio bridge</source>
+        <translation>%1 über stdio-Brücke</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n call(s)</source>
+        <translation>
+            <numerusform>%n Aufruf</numerusform>
+            <numerusform>%n Aufrufe</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n running</source>
+        <translation>
+            <numerusform>, %n läuft</numerusform>
+            <numerusform>, %n laufen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(unnamed client)</source>
+        <translation>(unbenannter Client)</translation>
+    </message>
+    <message>
+        <source>via stdio bridge</source>
+        <translation>über stdio-Brücke</translation>
+    </message>
+    <message>
+        <source>session %1</source>
+        <translation>Sitzung %1</translation>
+    </message>
+    <message>
+        <source>started %1</source>
+        <translation>gestartet um %1</translation>
+    </message>
+    <message>
+        <source>Calls of MCP clients appear here as they run.</source>
+        <translation>Aufrufe von MCP-Clients erscheinen hier, während sie laufen.</translation>
+    </message>
+    <message>
+        <source>Findings (%1)</source>
+        <translation>Befunde (%1)</translation>
+    </message>
+    <message>
+        <source>Call %1 · %2</source>
+        <translation>Aufruf %1 · %2</translation>
+    </message>
+    <message>
+        <source>waiting for your approval…</source>
+        <translation>wartet auf Ihre Freigabe …</translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation>fertig in %1</translation>
+    </message>
+    <message>
+        <source>Plots (%1)</source>
+        <translation>Plots (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>McpApprovalDialog</name>
+    <message>
+        <source>Severity</source>
+        <translation>Schweregrad</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>Befund</translation>
+    </message>
+    <message>
+        <source>An MCP client</source>
+        <translation>Ein MCP-Client</translation>
+    </message>
+    <message>
+        <source>Allow %1 to run code?</source>
+        <translation>%1 erlauben, Code auszuführen?</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; asks Sandbox Studio to run %2 code (tool &lt;tt&gt;%3&lt;/tt&gt;) in a sandbox.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; bittet Sandbox Studio, Code (%2, Werkzeug &lt;tt&gt;%3&lt;/tt&gt;) in einer Sandbox auszuführen.</translation>
+    </message>
+    <message>
+        <source>some</source>
+        <translation>unbekannte Sprache</translation>
+    </message>
+    <message>
+        <source>Asked because: %1</source>
+        <translation>Gefragt, weil: %1</translation>
+    </message>
+    <message>
+        <source>Policy check: no findings.</source>
+        <translation>Richtlinienprüfung: keine Befunde.</translation>
+    </message>
+    <message>
+        <source>Policy findings (%1):</source>
+        <translation>Befunde der Richtlinie (%1):</translation>
+    </message>
+    <message>
+        <source>Optional: why you deny it (the client is told)</source>
+        <translation>Optional: warum Sie ablehnen (der Client erfährt es)</translation>
+    </message>
+    <message>
+        <source>&amp;Allow</source>
+        <translation>&amp;Erlauben</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>&amp;Ablehnen</translation>
+    </message>
+    <message>
+        <source>no answer within the approval time</source>
+        <translation>keine Antwort innerhalb der Freigabezeit</translation>
+    </message>
+    <message>
+        <source>Waits until you answer or the client gives up.</source>
+        <translation>Wartet, bis Sie antworten oder der Client aufgibt.</translation>
+    </message>
+    <message>
+        <source>Denied automatically in %1:%2</source>
+        <translation>Automatisch abgelehnt in %1:%2</translation>
+    </message>
+    <message>
+        <source>the approval window was closed</source>
+        <translation>das Freigabefenster wurde geschlossen</translation>
+    </message>
+</context>
+<context>
+    <name>McpPanel</name>
+    <message>
+        <source>Serve MCP over HTTP on this computer</source>
+        <translation>MCP über HTTP auf diesem Computer anbieten</translation>
+    </message>
+    <message>
+        <source>Lets local MCP clients (chat apps, agents) run code in sandboxes through the Streamable HTTP endpoint on 127.0.0.1. They must send the token below.</source>
+        <translation>Lässt lokale MCP-Clients (Chat-Apps, Agenten) über den Streamable-HTTP-Endpunkt auf 127.0.0.1 Code in Sandboxen ausführen. Sie müssen das Token unten mitsenden.</translation>
+    </message>
+    <message>
+        <source>any free port</source>
+        <translation>beliebiger freier Port</translation>
+    </message>
+    <message>
+        <source>TCP port on 127.0.0.1 (0: any free port, chosen at each start)</source>
+        <translation>TCP-Port auf 127.0.0.1 (0: beliebiger freier Port, bei jedem Start neu gewählt)</translation>
+    </message>
+    <message>
+        <source>MCP endpoint URL</source>
+        <translation>URL des MCP-Endpunkts</translation>
+    </message>
+    <message>
+        <source>not serving</source>
+        <translation>nicht aktiv</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the URL</source>
+        <translation>Die URL kopieren</translation>
+    </message>
+    <message>
+        <source>MCP access token</source>
+        <translation>MCP-Zugriffstoken</translation>
+    </message>
+    <message>
+        <source>Clients send it as the header Authorization: Bearer TOKEN</source>
+        <translation>Clients senden es im Header Authorization: Bearer TOKEN</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>Show or hide the token</source>
+        <translation>Das Token anzeigen oder verbergen</translation>
+    </message>
+    <message>
+        <source>Copy the token</source>
+        <translation>Das Token kopieren</translation>
+    </message>
+    <message>
+        <source>New Token</source>
+        <translation>Neues Token</translation>
+    </message>
+    <message>
+        <source>Replace the token: the old one stops working at once</source>
+        <translation>Das Token ersetzen: Das alte funktioniert sofort nicht mehr</translation>
+    </message>
+    <message>
+        <source>When to ask before an agent run</source>
+        <translation>Wann vor einer Agenten-Ausführung gefragt wird</translation>
+    </message>
+    <message>
+        <source>Never ask</source>
+        <translation>Nie fragen</translation>
+    </message>
+    <message>
+        <source>Ask before every run</source>
+        <translation>Vor jeder Ausführung fragen</translation>
+    </message>
+    <message>
+        <source>Ask for policy findings of at least</source>
+        <translation>Bei Richtlinienbefunden fragen ab Schweregrad</translation>
+    </message>
+    <message>
+        <source>Lowest finding severity that asks</source>
+        <translation>Niedrigster Schweregrad eines Befunds, der eine Nachfrage auslöst</translation>
+    </message>
+    <message>
+        <source>low</source>
+        <translation>niedrig</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>mittel</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>hoch</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>kritisch</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>A run nobody allows or denies within this time is denied (never: it waits until the client gives up)</source>
+        <translation>Eine Ausführung, die in dieser Zeit niemand erlaubt oder ablehnt, wird abgelehnt (nie: sie wartet, bis der Client aufgibt)</translation>
+    </message>
+    <message>
+        <source>Connected MCP clients</source>
+        <translation>Verbundene MCP-Clients</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>Client</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>Transport</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>Sitzung</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>Seit</translation>
+    </message>
+    <message>
+        <source>Configure Claude Desktop…</source>
+        <translation>Claude Desktop einrichten …</translation>
+    </message>
+    <message>
+        <source>Add Sandbox Studio to Claude Desktop&apos;s MCP servers (stdio)</source>
+        <translation>Sandbox Studio zu den MCP-Servern von Claude Desktop hinzufügen (stdio)</translation>
+    </message>
+    <message>
+        <source>Accept runs from Claude Desktop (stdio bridge)</source>
+        <translation>Ausführungen von Claude Desktop annehmen (stdio-Brücke)</translation>
+    </message>
+    <message>
+        <source>While this window is open, the server Claude Desktop starts (sandbox-studio mcp) hands its client to this window, so its runs show in the activity feed and the approval mode applies. Off: it serves on its own, unseen here.</source>
+        <translation>Solange dieses Fenster offen ist, übergibt der Server, den Claude Desktop startet (sandbox-studio mcp), seinen Client an dieses Fenster; seine Ausführungen erscheinen dann im Aktivitätsverlauf, und der Freigabemodus gilt. Aus: Er arbeitet eigenständig und ist hier nicht zu sehen.</translation>
+    </message>
+    <message>
+        <source>HTTP endpoint</source>
+        <translation>HTTP-Endpunkt</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>Port:</translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation>URL:</translation>
+    </message>
+    <message>
+        <source>Token:</source>
+        <translation>Token:</translation>
+    </message>
+    <message>
+        <source>Approval of agent runs</source>
+        <translation>Freigabe von Agenten-Ausführungen</translation>
+    </message>
+    <message>
+        <source>Deny unanswered after:</source>
+        <translation>Unbeantwortete ablehnen nach:</translation>
+    </message>
+    <message>
+        <source>Claude Desktop</source>
+        <translation>Claude Desktop</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>Verbergen</translation>
+    </message>
+    <message>
+        <source>Token copied to the clipboard.</source>
+        <translation>Token in die Zwischenablage kopiert.</translation>
+    </message>
+    <message>
+        <source>New token in use: clients must be given it; the old one is refused.</source>
+        <translation>Neues Token aktiv: Clients müssen es erhalten; das alte wird abgewiesen.</translation>
+    </message>
+    <message>
+        <source>%1 refused a request: %2 %3</source>
+        <translation>%1 hat eine Anfrage abgewiesen: %2 %3</translation>
+    </message>
+    <message>
+        <source>Claude Desktop&apos;s runs are served on their own and do not show here.</source>
+        <translation>Die Ausführungen von Claude Desktop laufen eigenständig und erscheinen hier nicht.</translation>
+    </message>
+    <message>
+        <source>Claude Desktop&apos;s runs come to this window: they show in the activity feed and need approval as set below.</source>
+        <translation>Die Ausführungen von Claude Desktop kommen in dieses Fenster: Sie erscheinen im Aktivitätsverlauf und brauchen eine Freigabe wie unten eingestellt.</translation>
+    </message>
+    <message>
+        <source>Not accepting: %1</source>
+        <translation>Keine Annahme: %1</translation>
+    </message>
+    <message>
+        <source>Not serving: %1</source>
+        <translation>Nicht aktiv: %1</translation>
+    </message>
+    <message>
+        <source>Serving on 127.0.0.1 only. Clients need the URL and the token.</source>
+        <translation>Aktiv nur auf 127.0.0.1. Clients brauchen die URL und das Token.</translation>
+    </message>
+    <message>
+        <source>Off. Claude Desktop does not need it: it starts sandbox-studio mcp over stdio (see below).</source>
+        <translation>Aus. Claude Desktop braucht das nicht: Es startet sandbox-studio mcp über stdio (siehe unten).</translation>
+    </message>
+    <message>
+        <source>via stdio bridge</source>
+        <translation>über stdio-Brücke</translation>
+    </message>
+    <message>
+        <source>(initializing)</source>
+        <translation>(wird initialisiert)</translation>
+    </message>
+    <message>
+        <source>Protocol %1</source>
+        <translation>Protokoll %1</translation>
+    </message>
+    <message>
+        <source>Connected clients: %1</source>
+        <translation>Verbundene Clients: %1</translation>
+    </message>
 </context>
 <context>
     <name>McpPreferencesPage</name>
@@ -1438,6 +2362,14 @@ Kernel-Sandbox %2</translation>
         <source>Notebook cells</source>
         <translation>Notizbuchzellen</translation>
     </message>
+    <message>
+        <source>The kernel was closed; the next run starts one on the language&apos;s image.</source>
+        <translation>Der Kernel wurde geschlossen; die nächste Ausführung startet einen auf dem Image der Sprache.</translation>
+    </message>
+    <message>
+        <source>The kernel was closed; the next run starts one on %1.</source>
+        <translation>Der Kernel wurde geschlossen; die nächste Ausführung startet einen auf %1.</translation>
+    </message>
 </context>
 <context>
     <name>OutputConsole</name>
@@ -1557,6 +2489,54 @@ Kernel-Sandbox %2</translation>
         <source>[earlier output removed to keep the console responsive]</source>
         <translation>[frühere Ausgabe entfernt, damit die Konsole flüssig bleibt]</translation>
     </message>
+    <message>
+        <source>not run: %1</source>
+        <translation>nicht ausgeführt: %1</translation>
+    </message>
+    <message>
+        <source>memory %1 MiB</source>
+        <translation>Speicher %1 MiB</translation>
+    </message>
+    <message>
+        <source>%1 CPU</source>
+        <translation>%1 CPU</translation>
+    </message>
+    <message>
+        <source>%1 processes</source>
+        <translation>%1 Prozesse</translation>
+    </message>
+    <message>
+        <source>time %1 s</source>
+        <translation>Zeit %1 s</translation>
+    </message>
+    <message>
+        <source>output %1 KiB</source>
+        <translation>Ausgabe %1 KiB</translation>
+    </message>
+    <message>
+        <source>work dir %1 MiB</source>
+        <translation>Arbeitsverzeichnis %1 MiB</translation>
+    </message>
+    <message>
+        <source>artifacts %1 / %2 MiB</source>
+        <translation>Artefakte %1 / %2 MiB</translation>
+    </message>
+    <message>
+        <source>network off</source>
+        <translation>Netzwerk aus</translation>
+    </message>
+    <message>
+        <source>network on</source>
+        <translation>Netzwerk an</translation>
+    </message>
+    <message>
+        <source>limits: %1%2</source>
+        <translation>Grenzen: %1%2</translation>
+    </message>
+    <message>
+        <source> (▲ reached: %1)</source>
+        <translation> (▲ erreicht: %1)</translation>
+    </message>
 </context>
 <context>
     <name>OutputError</name>
@@ -1629,6 +2609,181 @@ Kernel-Sandbox %2</translation>
     <message>
         <source>Collapse</source>
         <translation>Einklappen</translation>
+    </message>
+</context>
+<context>
+    <name>PolicyDialog</name>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>&amp;Bearbeiten …</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Security Policy</source>
+        <translation>Sicherheitsrichtlinie</translation>
+    </message>
+    <message>
+        <source>The preset&apos;s rules and severity mapping; rules you add or change are kept when you switch.</source>
+        <translation>Die Regeln und die Zuordnung der Schweregrade der Vorgabe; Regeln, die Sie hinzufügen oder ändern, bleiben beim Wechsel erhalten.</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>&amp;Vorgabe:</translation>
+    </message>
+    <message>
+        <source>Severity → action:</source>
+        <translation>Schweregrad → Aktion:</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>Sprachen</translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation>Prüft</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Schweregrad</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation>&amp;Hinzufügen …</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>&amp;Importieren …</translation>
+    </message>
+    <message>
+        <source>Load a policy file (JSON, docs/policy.md)</source>
+        <translation>Eine Richtliniendatei laden (JSON, docs/policy.md)</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>Save this policy as a file</source>
+        <translation>Diese Richtlinie als Datei speichern</translation>
+    </message>
+    <message>
+        <source>imports %1</source>
+        <translation>importiert %1</translation>
+    </message>
+    <message>
+        <source>strings: %1</source>
+        <translation>Zeichenketten: %1</translation>
+    </message>
+    <message>
+        <source>code: %1</source>
+        <translation>Code: %1</translation>
+    </message>
+    <message>
+        <source> (by severity)</source>
+        <translation> (nach Schweregrad)</translation>
+    </message>
+    <message>
+        <source> (yours)</source>
+        <translation> (Ihre)</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>%1 rules, %2 of them yours; removed preset rules: %3. Saved to %4.</source>
+        <translation>%1 Regeln, davon %2 von Ihnen; entfernte Regeln der Vorgabe: %3. Gespeichert in %4.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>all languages</source>
+        <translation>alle Sprachen</translation>
+    </message>
+    <message>
+        <source>Imports these modules</source>
+        <translation>Importiert diese Module</translation>
+    </message>
+    <message>
+        <source>Pattern in code (not comments or strings)</source>
+        <translation>Muster im Code (nicht in Kommentaren oder Zeichenketten)</translation>
+    </message>
+    <message>
+        <source>Pattern in string literals</source>
+        <translation>Muster in Zeichenkettenliteralen</translation>
+    </message>
+    <message>
+        <source>module names, or a regular expression</source>
+        <translation>Modulnamen oder ein regulärer Ausdruck</translation>
+    </message>
+    <message>
+        <source>by severity</source>
+        <translation>nach Schweregrad</translation>
+    </message>
+    <message>
+        <source>&amp;Id:</source>
+        <translation>&amp;ID:</translation>
+    </message>
+    <message>
+        <source>&amp;Languages:</source>
+        <translation>&amp;Sprachen:</translation>
+    </message>
+    <message>
+        <source>&amp;Matches:</source>
+        <translation>&amp;Prüft:</translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation>&amp;Wert:</translation>
+    </message>
+    <message>
+        <source>&amp;Severity:</source>
+        <translation>Sc&amp;hweregrad:</translation>
+    </message>
+    <message>
+        <source>&amp;Action:</source>
+        <translation>&amp;Aktion:</translation>
+    </message>
+    <message>
+        <source>M&amp;essage:</source>
+        <translation>&amp;Meldung:</translation>
+    </message>
+    <message>
+        <source>Add Rule</source>
+        <translation>Regel hinzufügen</translation>
+    </message>
+    <message>
+        <source>Edit Rule</source>
+        <translation>Regel bearbeiten</translation>
+    </message>
+    <message>
+        <source>Import Policy</source>
+        <translation>Richtlinie importieren</translation>
+    </message>
+    <message>
+        <source>Policy files (*.json)</source>
+        <translation>Richtliniendateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Export Policy</source>
+        <translation>Richtlinie exportieren</translation>
     </message>
 </context>
 <context>
@@ -1760,6 +2915,14 @@ Kernel-Sandbox %2</translation>
         <source>Pooled sandboxes</source>
         <translation>Sandboxen im Pool</translation>
     </message>
+    <message>
+        <source>Preloaded interpreters</source>
+        <translation>Vorgeladene Interpreter</translation>
+    </message>
+    <message>
+        <source>Warm Python sandboxes keep an interpreter with numpy, pandas and matplotlib already imported; each run starts as a fresh copy of it (milliseconds instead of about a second).</source>
+        <translation>Vorgewärmte Python-Sandboxen halten einen Interpreter bereit, der numpy, pandas und matplotlib schon importiert hat; jede Ausführung startet als frische Kopie davon (Millisekunden statt etwa einer Sekunde).</translation>
+    </message>
 </context>
 <context>
     <name>PreferencesDialog</name>
@@ -1770,6 +2933,54 @@ Kernel-Sandbox %2</translation>
     <message>
         <source>Preference pages</source>
         <translation>Einstellungsseiten</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Built %1</source>
+        <translation>%1 gebaut</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation>%1 importiert</translation>
+    </message>
+    <message>
+        <source>Pulled %1</source>
+        <translation>%1 heruntergeladen</translation>
+    </message>
+    <message>
+        <source>Removed %1</source>
+        <translation>%1 entfernt</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Uploaded %n item(s)</source>
+        <translation>
+            <numerusform>%n Element hochgeladen</numerusform>
+            <numerusform>%n Elemente hochgeladen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Uploaded %n item(s) into %1</source>
+        <translation>
+            <numerusform>%n Element in %1 hochgeladen</numerusform>
+            <numerusform>%n Elemente in %1 hochgeladen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Downloaded %n file(s) to %1</source>
+        <translation>
+            <numerusform>%n Datei nach %1 heruntergeladen</numerusform>
+            <numerusform>%n Dateien nach %1 heruntergeladen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>; refused: %1</source>
+        <translation>; abgewiesen: %1</translation>
     </message>
 </context>
 <context>
@@ -1849,6 +3060,94 @@ Kernel-Sandbox %2</translation>
     <message>
         <source>Sandbox</source>
         <translation>Sandbox</translation>
+    </message>
+</context>
+<context>
+    <name>SessionFilesPanel</name>
+    <message>
+        <source>Upload…</source>
+        <translation>Hochladen …</translation>
+    </message>
+    <message>
+        <source>Copy files from this computer into the session&apos;s work directory (or drop them on the list)</source>
+        <translation>Dateien von diesem Computer in das Arbeitsverzeichnis der Sitzung kopieren (oder auf der Liste ablegen)</translation>
+    </message>
+    <message>
+        <source>Download…</source>
+        <translation>Herunterladen …</translation>
+    </message>
+    <message>
+        <source>Copy the selected files and folders to this computer</source>
+        <translation>Die ausgewählten Dateien und Ordner auf diesen Computer kopieren</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>List the work directory again</source>
+        <translation>Das Arbeitsverzeichnis neu auflisten</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Modified</source>
+        <translation>Geändert</translation>
+    </message>
+    <message>
+        <source>Files of the session</source>
+        <translation>Dateien der Sitzung</translation>
+    </message>
+    <message>
+        <source>No notebook session: run a cell in the notebook (Ctrl+Shift+N) to start one, then its files show here.</source>
+        <translation>Keine Notizbuch-Sitzung: Führen Sie eine Zelle im Notizbuch aus (Strg+Umschalt+N), um eine zu starten; dann erscheinen ihre Dateien hier.</translation>
+    </message>
+    <message>
+        <source>Busy: try again when the current transfer is done.</source>
+        <translation>Beschäftigt: Versuchen Sie es erneut, wenn die laufende Übertragung fertig ist.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Uploading %n item(s)…</source>
+        <translation>
+            <numerusform>%n Element wird hochgeladen …</numerusform>
+            <numerusform>%n Elemente werden hochgeladen …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select files or folders to download.</source>
+        <translation>Wählen Sie Dateien oder Ordner zum Herunterladen aus.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Downloading %n item(s)…</source>
+        <translation>
+            <numerusform>%n Element wird heruntergeladen …</numerusform>
+            <numerusform>%n Elemente werden heruntergeladen …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Upload files to the session</source>
+        <translation>Dateien in die Sitzung hochladen</translation>
+    </message>
+    <message>
+        <source>Download into folder</source>
+        <translation>In Ordner herunterladen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries in the work directory</source>
+        <translation>
+            <numerusform>%n Eintrag im Arbeitsverzeichnis</numerusform>
+            <numerusform>%n Einträge im Arbeitsverzeichnis</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not list the session&apos;s files: %1</source>
+        <translation>Die Dateien der Sitzung konnten nicht aufgelistet werden: %1</translation>
     </message>
 </context>
 <context>

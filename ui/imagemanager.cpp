@@ -68,6 +68,7 @@ ImageManager::ImageManager(std::shared_ptr<Engine> engine, QWidget *parent)
     auto *ctxRow = new QHBoxLayout;
     m_contextEdit = new QLineEdit(build);
     m_contextEdit->setObjectName(u"contextDir"_s);
+    m_contextEdit->setAccessibleName(tr("Build context (a folder with a Dockerfile)"));
     m_contextEdit->setPlaceholderText(tr("Folder with a Dockerfile"));
     auto *browse = new QPushButton(tr("Browse…"), build);
     ctxRow->addWidget(m_contextEdit, 1);
@@ -80,6 +81,7 @@ ImageManager::ImageManager(std::shared_ptr<Engine> engine, QWidget *parent)
     auto *buildRow = new QHBoxLayout;
     m_networkPicker = new QComboBox(build);
     m_networkPicker->setObjectName(u"buildNetwork"_s);
+    m_networkPicker->setAccessibleName(tr("Network during RUN steps"));
     m_networkPicker->addItem(tr("No network (offline)"), u"none"_s);
     m_networkPicker->addItem(tr("Host network"), u"host"_s);
     m_buildButton = new QPushButton(tr("Build"), build);
@@ -95,10 +97,12 @@ ImageManager::ImageManager(std::shared_ptr<Engine> engine, QWidget *parent)
     auto *importRow = new QHBoxLayout;
     m_rootfsEdit = new QLineEdit(other);
     m_rootfsEdit->setObjectName(u"rootfsFile"_s);
+    m_rootfsEdit->setAccessibleName(tr("Root filesystem tarball"));
     m_rootfsEdit->setPlaceholderText(tr("rootfs.tar (tar, tar.gz, tar.xz)"));
     auto *browseRootfs = new QPushButton(tr("Browse…"), other);
     m_importRefEdit = new QLineEdit(other);
     m_importRefEdit->setObjectName(u"importRef"_s);
+    m_importRefEdit->setAccessibleName(tr("Image name to import as"));
     m_importRefEdit->setPlaceholderText(u"my-images/rootfs:1"_s);
     m_importButton = new QPushButton(tr("Import"), other);
     m_importButton->setObjectName(u"importButton"_s);
@@ -110,6 +114,7 @@ ImageManager::ImageManager(std::shared_ptr<Engine> engine, QWidget *parent)
     auto *pullRow = new QHBoxLayout;
     m_pullEdit = new QLineEdit(other);
     m_pullEdit->setObjectName(u"pullRef"_s);
+    m_pullEdit->setAccessibleName(tr("Image to pull"));
     m_pullEdit->setPlaceholderText(u"python:3.12-slim"_s);
     m_pullButton = new QPushButton(tr("Pull"), other);
     m_pullButton->setObjectName(u"pullButton"_s);
@@ -126,6 +131,7 @@ ImageManager::ImageManager(std::shared_ptr<Engine> engine, QWidget *parent)
     layout->addWidget(m_progress);
     m_log = new QPlainTextEdit(this);
     m_log->setObjectName(u"imageLog"_s);
+    m_log->setAccessibleName(tr("Build, import and pull log"));
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
     m_log->setPlaceholderText(tr("Build, import and pull logs appear here."));

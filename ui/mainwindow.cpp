@@ -552,6 +552,7 @@ void MainWindow::createDock()
     m_filesDock->setObjectName(u"filesDock"_s);
     m_filesDock->setAllowedAreas(Qt::AllDockWidgetAreas);
     auto *filesScroll = new QScrollArea(m_filesDock);
+    filesScroll->setAccessibleName(tr("Session Files"));
     filesScroll->setWidgetResizable(true);
     filesScroll->setFrameShape(QFrame::NoFrame);
     filesScroll->setWidget(m_filesPanel);
@@ -568,6 +569,7 @@ void MainWindow::createDock()
     // In a scroll area: the form's rows would otherwise widen the whole dock column and
     // squeeze the editor and console.
     auto *imagesScroll = new QScrollArea(m_imagesDock);
+    imagesScroll->setAccessibleName(tr("Images"));
     imagesScroll->setWidgetResizable(true);
     imagesScroll->setFrameShape(QFrame::NoFrame);
     imagesScroll->setWidget(m_imageManager);

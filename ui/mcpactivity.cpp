@@ -81,6 +81,7 @@ McpActivityFeed::McpActivityFeed(McpHost *host, QWidget *parent)
 
     m_calls = new QTreeWidget(this);
     m_calls->setObjectName(u"mcpCalls"_s);
+    m_calls->setAccessibleName(tr("MCP calls"));
     m_calls->setRootIsDecorated(false);
     m_calls->setUniformRowHeights(true);
     m_calls->setColumnCount(ColumnCount);

@@ -63,12 +63,14 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
 
     m_url = new QLineEdit(this);
     m_url->setObjectName(u"mcpUrl"_s);
+    m_url->setAccessibleName(tr("MCP endpoint URL"));
     m_url->setReadOnly(true);
     m_url->setPlaceholderText(tr("not serving"));
     m_copyUrl = toolButton(u"mcpCopyUrl"_s, tr("Copy"), tr("Copy the URL"), this);
 
     m_token = new QLineEdit(this);
     m_token->setObjectName(u"mcpToken"_s);
+    m_token->setAccessibleName(tr("MCP access token"));
     m_token->setReadOnly(true);
     m_token->setEchoMode(QLineEdit::Password);
     m_token->setToolTip(tr("Clients send it as the header Authorization: Bearer TOKEN"));
@@ -81,12 +83,14 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
 
     m_mode = new QComboBox(this);
     m_mode->setObjectName(u"mcpApprovalMode"_s);
+    m_mode->setAccessibleName(tr("When to ask before an agent run"));
     m_mode->addItem(tr("Never ask"), int(McpApprovalMode::Off));
     m_mode->addItem(tr("Ask before every run"), int(McpApprovalMode::AskEveryRun));
     m_mode->addItem(tr("Ask for policy findings of at least"),
                     int(McpApprovalMode::AskAboveSeverity));
     m_severity = new QComboBox(this);
     m_severity->setObjectName(u"mcpApprovalSeverity"_s);
+    m_severity->setAccessibleName(tr("Lowest finding severity that asks"));
     m_severity->addItem(tr("low"), u"low"_s);
     m_severity->addItem(tr("medium"), u"medium"_s);
     m_severity->addItem(tr("high"), u"high"_s);
@@ -109,6 +113,7 @@ McpPanel::McpPanel(McpHost *host, QWidget *parent)
     m_clientsTitle = new QLabel(this);
     m_clients = new QTreeWidget(this);
     m_clients->setObjectName(u"mcpClients"_s);
+    m_clients->setAccessibleName(tr("Connected MCP clients"));
     m_clients->setRootIsDecorated(false);
     m_clients->setColumnCount(ClientColumnCount);
     m_clients->setHeaderLabels(
