@@ -390,6 +390,8 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
 
     if (cancel.isCancelled())
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
+    // Sandboxes an earlier run could not remove (the engine was down): try again now.
+    retryPendingRemovals();
 
     QStringList notes;
     auto network = resolveNetwork(*m_runtime, request.network, &notes);
@@ -463,11 +465,7 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         return std::unexpected(created.error());
     const QString id = *created;
     // The sandbox is removed on every path out of this function.
-    auto removeGuard = qScopeGuard([&] {
-        if (auto r = m_runtime->remove(id); !r)
-            qCWarning(lcSession).noquote()
-                << "could not remove sandbox" << id << r.error().toString();
-    });
+    auto removeGuard = qScopeGuard([&] { removeOrRemember(id); });
     if (auto s = m_runtime->start(id); !s)
         return std::unexpected(s.error());
 
@@ -663,8 +661,55 @@ Result<QString> Engine::dependencyVolumeFor(const RunRequest &request)
     return dependencyVolumeName(*plan, image, cranRepositoryFor(request));
 }
 
+void Engine::removeOrRemember(const QString &id)
+{
+    auto r = m_runtime->remove(id);
+    if (r)
+        return;
+    // The engine may be restarting or unreachable (fault tests: dockerd killed mid-run):
+    // the sandbox still exists once it is back, so the removal is retried later.
+    qCWarning(lcSession).noquote() << "could not remove sandbox" << id << r.error().toString()
+                                   << "- retried later";
+    std::lock_guard lock(m_pendingMutex);
+    if (!m_pendingRemovals.contains(id))
+        m_pendingRemovals.append(id);
+}
+
+int Engine::retryPendingRemovals()
+{
+    QStringList ids;
+    {
+        std::lock_guard lock(m_pendingMutex);
+        ids = std::exchange(m_pendingRemovals, {});
+    }
+    int removed = 0;
+    QStringList failed;
+    for (const QString &id : std::as_const(ids)) {
+        if (m_runtime->remove(id))
+            ++removed; // absent counts as removed (Runtime::remove)
+        else
+            failed.append(id);
+    }
+    if (!failed.isEmpty()) {
+        std::lock_guard lock(m_pendingMutex);
+        for (const QString &id : std::as_const(failed))
+            if (!m_pendingRemovals.contains(id))
+                m_pendingRemovals.append(id);
+    }
+    return removed;
+}
+
+QStringList Engine::pendingRemovals() const
+{
+    std::lock_guard lock(m_pendingMutex);
+    return m_pendingRemovals;
+}
+
 Result<int> Engine::reapOrphans()
 {
+    int retried = 0;
+    if (!pendingRemovals().isEmpty())
+        retried = retryPendingRemovals();
     auto list = m_runtime->list(QLatin1String(labels::Managed), QStringLiteral("true"));
     if (!list)
         return std::unexpected(list.error());
@@ -682,7 +727,7 @@ Result<int> Engine::reapOrphans()
         if (m_runtime->remove(s.id))
             ++removed;
     }
-    return removed;
+    return removed + retried;
 }
 
 } // namespace sandbox

@@ -68,8 +68,14 @@ public:
     static Result<QString> dependencyVolumeFor(const RunRequest &request);
 
     /// Removes sandboxes left behind by engine processes that are no longer alive
-    /// (labels: owner host/pid). Returns how many were removed.
+    /// (labels: owner host/pid), and this process's own sandboxes whose removal failed
+    /// earlier (the engine was down or restarting when a run ended). Returns how many were
+    /// removed.
     Result<int> reapOrphans();
+
+    /// Sandboxes of this process whose removal failed and is retried by reapOrphans() and
+    /// at the start of the next run.
+    QStringList pendingRemovals() const;
 
     /// Runs without dependency installs borrow a warm sandbox from pool (session/pool.h)
     /// and run through its agent; nullptr (the default) = every run in a fresh sandbox.
@@ -89,7 +95,14 @@ private:
                                 const QString &codeFile, const QHash<QString, QByteArray> &inputs,
                                 const QStringList &notes, const QElapsedTimer &total);
 
+    /// Retries the removals in m_pendingRemovals; returns how many succeeded.
+    int retryPendingRemovals();
+    /// Removes id; on failure remembers it for retryPendingRemovals().
+    void removeOrRemember(const QString &id);
+
     std::shared_ptr<Runtime> m_runtime;
+    mutable std::mutex m_pendingMutex;
+    QStringList m_pendingRemovals;
     mutable std::mutex m_poolMutex;
     std::shared_ptr<SandboxPool> m_pool;
 };
