@@ -721,8 +721,13 @@ Result<int> Engine::reapOrphans()
         const qint64 pid = owner.section(u'/', -1).toLongLong();
         if (ownerHost != host || pid <= 0)
             continue;
+        // This process's own sandboxes that stopped (the engine restarted under them, or they
+        // were killed from outside) serve nobody, but whoever held them may have failed to
+        // remove them (the engine was down then). Created-but-not-started ones may be in use.
+        const bool mineAndDead = pid == ::getpid() && (s.state == QLatin1String("exited") ||
+                                                       s.state == QLatin1String("dead"));
         const bool alive = ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
-        if (alive)
+        if (alive && !mineAndDead)
             continue;
         if (m_runtime->remove(s.id))
             ++removed;

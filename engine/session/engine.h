@@ -68,9 +68,10 @@ public:
     static Result<QString> dependencyVolumeFor(const RunRequest &request);
 
     /// Removes sandboxes left behind by engine processes that are no longer alive
-    /// (labels: owner host/pid), and this process's own sandboxes whose removal failed
-    /// earlier (the engine was down or restarting when a run ended). Returns how many were
-    /// removed.
+    /// (labels: owner host/pid), this process's own sandboxes whose removal failed
+    /// earlier (the engine was down or restarting when a run ended), and this process's
+    /// sandboxes that have stopped (exited or dead: no run can use them). Returns how many
+    /// were removed.
     Result<int> reapOrphans();
 
     /// Sandboxes of this process whose removal failed and is retried by reapOrphans() and

@@ -12,9 +12,12 @@
 #   faults-dockerd.sh status          exit 0 when it answers
 #   faults-dockerd.sh socket          print its socket's URI
 #
-# Inside the build root (no dockerd there) the script re-runs itself in the host's mount
-# namespace (nsenter -t 1 -m); the socket and pid file live under /run, which the build
-# root shares.
+#   faults-dockerd.sh serve           (on the host) carry out the commands of tests inside
+#                                     the build root, which has no dockerd and may not enter
+#                                     the host's mount namespace; they are passed through
+#                                     /run/sandbox-studio-faults/requests (./studio.sh test
+#                                     starts and stops it)
+#   faults-dockerd.sh serve-stop      stop the helper (by its pid file)
 set -euo pipefail
 
 CACHE="${SANDBOX_STUDIO_CACHE:-/var/cache/sandbox-studio}"
@@ -28,14 +31,37 @@ MAIN_SOCK=/var/run/docker.sock
 log() { echo "[faults-dockerd] $*" >&2; }
 die() { echo "[faults-dockerd] $*" >&2; exit 1; }
 
+SPOOL="$STATE/requests"
+SERVE_PID="$STATE/serve.pid"
+
+serve_pid() {
+    [[ -f "$SERVE_PID" ]] || return 1
+    local pid
+    pid="$(cat "$SERVE_PID")"
+    [[ -n "$pid" && -d "/proc/$pid" ]] || return 1
+    echo "$pid"
+}
+
 if ! command -v dockerd >/dev/null; then
-    if [[ -z "${FAULTS_DOCKERD_NSENTER:-}" ]] && command -v nsenter >/dev/null &&
-        nsenter -t 1 -m -- test -x /usr/sbin/dockerd 2>/dev/null; then
-        export FAULTS_DOCKERD_NSENTER=1
-        exec nsenter -t 1 -m -- env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            FAULTS_DOCKERD_NSENTER=1 SANDBOX_STUDIO_CACHE="$CACHE" bash "$(readlink -f "$0")" "$@"
-    fi
-    die "dockerd is not installed (apt-get install docker.io)"
+    # Inside the build root (a chroot without dockerd, which may not enter the host's mount
+    # namespace): hand the command to `faults-dockerd.sh serve` running on the host, through
+    # a spool directory under the shared /run.
+    [[ "${1:-}" == socket ]] && { echo "unix://$SOCK"; exit 0; }
+    serve_pid >/dev/null || die "dockerd is not here and the host helper does not run: start \
+'tests/faults/faults-dockerd.sh serve &' on the host (./studio.sh test does)"
+    id="$$-$RANDOM"
+    printf '%s\n' "$@" >"$SPOOL/.$id.tmp"
+    mv "$SPOOL/.$id.tmp" "$SPOOL/$id.cmd"
+    for _ in $(seq 1 2400); do
+        if [[ -f "$SPOOL/$id.rc" ]]; then
+            cat "$SPOOL/$id.out" >&2 2>/dev/null || true
+            rc="$(cat "$SPOOL/$id.rc")"
+            rm -f "$SPOOL/$id.out" "$SPOOL/$id.rc"
+            exit "$rc"
+        fi
+        sleep 0.25
+    done
+    die "the host helper did not answer within 10 minutes"
 fi
 
 running_pid() {
@@ -105,6 +131,41 @@ case "${1:-}" in
         rm -f "$PIDFILE"
         ;;
     status) answers ;;
+    serve)
+        mkdir -p "$SPOOL"
+        if pid="$(serve_pid)"; then
+            log "the helper already runs (pid $pid)"
+            exit 0
+        fi
+        echo $$ >"$SERVE_PID"
+        log "serving requests from $SPOOL"
+        trap 'rm -f "$SERVE_PID"' EXIT
+        while [[ "$(cat "$SERVE_PID" 2>/dev/null)" == "$$" ]]; do
+            for req in "$SPOOL"/*.cmd; do
+                [[ -e "$req" ]] || continue
+                id="$(basename "$req" .cmd)"
+                mapfile -t args <"$req"
+                rm -f "$req"
+                case "${args[0]:-}" in
+                    start | kill | stop | status) ;;
+                    *) echo "refused: ${args[0]:-}" >"$SPOOL/$id.out"; echo 2 >"$SPOOL/$id.rc"; continue ;;
+                esac
+                rc=0
+                bash "$(readlink -f "$0")" "${args[@]}" >"$SPOOL/$id.out" 2>&1 || rc=$?
+                echo "$rc" >"$SPOOL/$id.rc.tmp" && mv "$SPOOL/$id.rc.tmp" "$SPOOL/$id.rc"
+            done
+            sleep 0.1
+        done
+        ;;
+    serve-stop)
+        if pid="$(serve_pid)"; then
+            rm -f "$SERVE_PID"
+            for _ in $(seq 1 40); do
+                [[ -d "/proc/$pid" ]] || break
+                sleep 0.1
+            done
+        fi
+        ;;
     socket) echo "unix://$SOCK" ;;
-    *) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
