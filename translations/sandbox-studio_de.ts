@@ -948,6 +948,13 @@
         <source>Notebook</source>
         <translation>Notizbuch</translation>
     </message>
+    <message numerus="yes">
+        <source>Retrying automatically in %n s.</source>
+        <translation>
+            <numerusform>Neuer Versuch automatisch in %n s.</numerusform>
+            <numerusform>Neuer Versuch automatisch in %n s.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>McpPreferencesPage</name>

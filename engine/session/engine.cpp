@@ -668,8 +668,8 @@ void Engine::removeOrRemember(const QString &id)
         return;
     // The engine may be restarting or unreachable (fault tests: dockerd killed mid-run):
     // the sandbox still exists once it is back, so the removal is retried later.
-    qCWarning(lcSession).noquote() << "could not remove sandbox" << id << r.error().toString()
-                                   << "- retried later";
+    qCWarning(lcSession).noquote()
+        << "could not remove sandbox" << id << r.error().toString() << "- retried later";
     std::lock_guard lock(m_pendingMutex);
     if (!m_pendingRemovals.contains(id))
         m_pendingRemovals.append(id);

@@ -54,7 +54,8 @@ FaultProxy::FaultProxy(QString listenPath, QString upstreamPath)
     addr.sun_family = AF_UNIX;
     const QByteArray p = m_listenPath.toLocal8Bit();
     std::strncpy(addr.sun_path, p.constData(), sizeof addr.sun_path - 1);
-    if (m_listenFd < 0 || ::bind(m_listenFd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 ||
+    if (m_listenFd < 0 ||
+        ::bind(m_listenFd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 ||
         ::listen(m_listenFd, 64) != 0 || ::pipe(m_wakePipe) != 0) {
         m_error = QStringLiteral("cannot listen on %1: %2")
                       .arg(m_listenPath, QString::fromLocal8Bit(strerror(errno)));
@@ -189,7 +190,8 @@ void FaultProxy::serve(int client)
                 // CutAfterFirstFrame: forward whole frames once one carries payload.
                 qsizetype pos = 0;
                 while (streamSeen.size() - pos >= 8) {
-                    const auto *h = reinterpret_cast<const unsigned char *>(streamSeen.constData() + pos);
+                    const auto *h =
+                        reinterpret_cast<const unsigned char *>(streamSeen.constData() + pos);
                     const quint32 len = (quint32(h[4]) << 24) | (quint32(h[5]) << 16) |
                                         (quint32(h[6]) << 8) | quint32(h[7]);
                     if (streamSeen.size() - pos - 8 < qsizetype(len))

@@ -113,8 +113,8 @@ private Q_SLOTS:
             qInfo() << "result after the daemon went away: exit" << r->exitCode << "stdout"
                     << r->stdoutData;
         else
-            qInfo().noquote() << "error" << took << "ms after the daemon went away:"
-                              << r.error().toString();
+            qInfo().noquote() << "error" << took
+                              << "ms after the daemon went away:" << r.error().toString();
         QVERIFY2(!r || r->exitCode != 0, "a run whose daemon died cannot succeed");
         if (!r)
             QVERIFY2(r.error().code == ErrorCode::EngineUnreachable ||

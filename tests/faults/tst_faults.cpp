@@ -13,8 +13,8 @@
 #include <QHostInfo>
 #include <QProcess>
 #include <QScopeGuard>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QTemporaryDir>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QtTest>
 #include <csignal>
 #include <sys/wait.h>
@@ -192,8 +192,8 @@ private Q_SLOTS:
         }
         QProcess app;
         app.setProgram(QStringLiteral(SANDBOX_STUDIO_BINARY));
-        app.setArguments({QStringLiteral("run"), QStringLiteral("--timeout"),
-                          QStringLiteral("120"), file});
+        app.setArguments(
+            {QStringLiteral("run"), QStringLiteral("--timeout"), QStringLiteral("120"), file});
         app.setProcessChannelMode(QProcess::MergedChannels);
         app.start();
         QVERIFY2(app.waitForStarted(), qPrintable(app.errorString()));

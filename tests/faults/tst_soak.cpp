@@ -78,7 +78,8 @@ QString codeFor(const Planned &p)
             .arg(n);
     }
     if (p.language == QLatin1String("cpp"))
-        return QStringLiteral("#include <cstdio>\nint main() { std::printf(\"ok %1 499500\\n\"); }\n")
+        return QStringLiteral(
+                   "#include <cstdio>\nint main() { std::printf(\"ok %1 499500\\n\"); }\n")
             .arg(n);
     if (p.language == QLatin1String("go"))
         return QStringLiteral(
@@ -163,7 +164,10 @@ private Q_SLOTS:
                                    : QStringLiteral("java");
             const int k = int(rng.bounded(100));
             if (p.language == QLatin1String("python") || p.language == QLatin1String("javascript"))
-                p.kind = k < 70 ? Kind::Ok : k < 80 ? Kind::Fails : k < 90 ? Kind::Timeout : Kind::Cancel;
+                p.kind = k < 70   ? Kind::Ok
+                         : k < 80 ? Kind::Fails
+                         : k < 90 ? Kind::Timeout
+                                  : Kind::Cancel;
             p.cancelAfterMs = 20 + int(rng.bounded(880));
             plan.append(p);
         }
@@ -247,14 +251,22 @@ private Q_SLOTS:
             const Outcome &o = outcomes[i];
             perLanguage[plan[i].language]++;
             switch (o.status) {
-            case Outcome::Status::Pending: ++pending; break;
+            case Outcome::Status::Pending:
+                ++pending;
+                break;
             case Outcome::Status::Ok:
                 ++ok;
                 okMs.append(double(o.ms));
                 break;
-            case Outcome::Status::Failed: ++failed; break;
-            case Outcome::Status::Cancelled: ++cancelled; break;
-            case Outcome::Status::TimedOut: ++timedOut; break;
+            case Outcome::Status::Failed:
+                ++failed;
+                break;
+            case Outcome::Status::Cancelled:
+                ++cancelled;
+                break;
+            case Outcome::Status::TimedOut:
+                ++timedOut;
+                break;
             case Outcome::Status::Error:
                 ++errors;
                 if (errorSamples.size() < 10)
@@ -293,8 +305,9 @@ private Q_SLOTS:
         std::fputs(json.constData(), stdout);
         for (const QString &e : errorSamples)
             qWarning().noquote() << "run error:" << e;
-        QFile out(QStringLiteral(SANDBOX_TEST_OUTPUT_DIR) +
-                  (runs >= 1000 ? QStringLiteral("/soak-full.json") : QStringLiteral("/soak.json")));
+        QFile out(QStringLiteral(SANDBOX_TEST_OUTPUT_DIR) + (runs >= 1000
+                                                                 ? QStringLiteral("/soak-full.json")
+                                                                 : QStringLiteral("/soak.json")));
         if (out.open(QIODevice::WriteOnly))
             out.write(json);
 
