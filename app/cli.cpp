@@ -108,13 +108,18 @@ QString languageFromExtension(const QString &file)
     return {};
 }
 
-Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString &host)
+Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString &host,
+                                           const KubernetesSettings &kube = {})
 {
     BackendProfile profile = BackendProfile::fromEnvironment();
     if (!backend.isEmpty())
         profile.kind = backend;
     if (!host.isEmpty())
         profile.uri = host;
+    if (profile.kind == QLatin1String("kubernetes")) {
+        profile.name = QStringLiteral("command line");
+        profile.kubernetes = kube;
+    }
     return Engine::create(profile);
 }
 
@@ -155,8 +160,16 @@ int cmdRun(const QStringList &args)
          QStringLiteral("url")},
         {QStringLiteral("no-host-ca"),
          QStringLiteral("Do not give sandboxes with network the host's CA certificates")},
-        {QStringLiteral("backend"), QStringLiteral("docker (default) or docker-tls"),
+        {QStringLiteral("backend"), QStringLiteral("docker (default), docker-tls or kubernetes"),
          QStringLiteral("kind")},
+        {QStringLiteral("kubeconfig"),
+         QStringLiteral("Kubernetes: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, "
+                        "in-cluster)"),
+         QStringLiteral("path")},
+        {QStringLiteral("context"), QStringLiteral("Kubernetes: kubeconfig context"),
+         QStringLiteral("name")},
+        {QStringLiteral("namespace"), QStringLiteral("Kubernetes: namespace of the sandbox pods"),
+         QStringLiteral("name")},
         {QStringLiteral("host"),
          QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
          QStringLiteral("uri")},
@@ -262,7 +275,12 @@ int cmdRun(const QStringList &args)
     req.cranRepo = p.value(QStringLiteral("cran-repo"));
     req.trustHostCa = !p.isSet(QStringLiteral("no-host-ca"));
 
-    auto engine = engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")));
+    KubernetesSettings kube;
+    kube.kubeconfig = p.value(QStringLiteral("kubeconfig"));
+    kube.context = p.value(QStringLiteral("context"));
+    kube.namespaceName = p.value(QStringLiteral("namespace"));
+    auto engine =
+        engineFrom(p.value(QStringLiteral("backend")), p.value(QStringLiteral("host")), kube);
     if (!engine)
         return reportError(engine.error(), json);
     RunObserver obs;

@@ -5,6 +5,7 @@
 #include "languages/language.h"
 #include "runtime/agentchannel.h"
 #include "runtime/dockerruntime.h"
+#include "runtime/kubernetesruntime.h"
 #include "session/dependencies.h"
 #include "session/pool.h"
 #include "session/sandboxsetup.h"
@@ -278,6 +279,12 @@ BackendProfile BackendProfile::fromEnvironment()
 
 Result<std::shared_ptr<Engine>> Engine::create(const BackendProfile &profile)
 {
+    if (profile.kind == QLatin1String("kubernetes")) {
+        auto runtime = KubernetesRuntime::create(profile.kubernetes, profile.name);
+        if (!runtime)
+            return std::unexpected(runtime.error());
+        return std::make_shared<Engine>(*runtime);
+    }
     if (profile.kind != QLatin1String("docker") && profile.kind != QLatin1String("docker-tls"))
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("The %1 backend is not available yet").arg(profile.kind));
@@ -296,7 +303,8 @@ Engine::Engine(std::shared_ptr<Runtime> runtime)
 Result<RuntimeInfo> Engine::ping()
 {
     auto info = m_runtime->ping();
-    if (!info && info.error().code == ErrorCode::EngineUnreachable) {
+    if (!info && info.error().code == ErrorCode::EngineUnreachable &&
+        m_runtime->backend() != QLatin1String("kubernetes")) {
         Error e = info.error();
         e.message += QStringLiteral(" Start it (`sudo dockerd &` or `sudo systemctl start docker`) "
                                     "and try again.");

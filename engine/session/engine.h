@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "runtime/kubernetesconfig.h"
 #include "runtime/runtime.h"
 #include "session/runtypes.h"
 #include "util/canceltoken.h"
@@ -25,6 +26,7 @@ struct BackendProfile
     QString kind = QStringLiteral("docker"); ///< "docker" | "podman" | "docker-tls" | "kubernetes"
     QString uri;                             ///< empty = kind's default (DOCKER_HOST, socket)
     QString certPath;                        ///< DOCKER_CERT_PATH-style folder (TLS)
+    KubernetesSettings kubernetes;           ///< kind "kubernetes": cluster and pod settings
 
     /// The profile from the environment: DOCKER_HOST etc., or the local socket.
     static BackendProfile fromEnvironment();

@@ -18,6 +18,10 @@ QByteArray helperFile(const QString &resource)
 
 Result<NetworkMode> resolveNetwork(Runtime &runtime, NetworkMode wanted, QStringList *notes)
 {
+    if (wanted == NetworkMode::None && runtime.backend() == QLatin1String("kubernetes"))
+        notes->append(QStringLiteral("On Kubernetes, network off is a deny-all NetworkPolicy: "
+                                     "it holds where the cluster's network plugin enforces "
+                                     "NetworkPolicy."));
     if (wanted != NetworkMode::Bridge)
         return wanted;
     auto bridge = runtime.networkExists(QStringLiteral("bridge"));

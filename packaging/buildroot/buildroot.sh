@@ -83,6 +83,13 @@ for tool in /usr/bin/docker /usr/local/bin/docker; do
         break
     fi
 done
+# The host's kubectl (tests drive the Kubernetes API stand-in with it): its folder, since
+# packaged kubectl is often a dispatcher that runs a versioned sibling (kubectl.1.32).
+kubectl_host="$(command -v kubectl 2>/dev/null || true)"
+if [[ -n "$kubectl_host" ]]; then
+    mkdir -p "$ROOT/opt/host-kubectl"
+    mount --bind "$(dirname "$(readlink -f "$kubectl_host")")" "$ROOT/opt/host-kubectl"
+fi
 # The caller's home (settings, autosaved code) stays the same inside and outside.
 if [[ -n "${HOST_HOME:-}" && -d "$HOST_HOME" && "$HOST_HOME" != "/" ]]; then
     mkdir -p "$ROOT$HOST_HOME"
