@@ -975,6 +975,7 @@ QString MainWindow::endpoint() const
 
 void MainWindow::retryEngine()
 {
+    m_reconnect.stop(); // a Retry press replaces the pending automatic attempt
     if (!m_engine) {
         auto created = Engine::create(BackendProfile::fromEnvironment());
         if (!created) {

@@ -327,5 +327,14 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSoak)
+int main(int argc, char **argv)
+{
+    // The full soak runs for many minutes: past Qt Test's default 5-minute watchdog.
+    if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))
+        qputenv("QTEST_FUNCTION_TIMEOUT", "7200000");
+    QCoreApplication app(argc, argv);
+    TestSoak test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_soak.moc"
