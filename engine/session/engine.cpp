@@ -463,9 +463,18 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
 
     if (std::shared_ptr<SandboxPool> pool = this->pool();
         pool && !plan->needsInstall() && request.installMounts.isEmpty() &&
-        !(*network != NetworkMode::None && request.trustHostCa))
-        return runPooled(*pool, *lang, image, *network, request, observer, cancel, *tar, codeFile,
-                         inputs, notes, total);
+        !(*network != NetworkMode::None && request.trustHostCa)) {
+        bool acquired = false;
+        auto pooled = runPooled(*pool, *lang, image, *network, request, observer, cancel, *tar,
+                                codeFile, inputs, notes, total, &acquired);
+        // Every warm sandbox stayed busy for the pool's wait (many long runs at once, e.g.
+        // compiles under load): the run is not lost, it takes a fresh sandbox instead.
+        if (acquired || pooled || pooled.error().code != ErrorCode::Timeout || cancel.isCancelled())
+            return pooled;
+        const QString n = QStringLiteral("the sandbox pool is busy: running in a fresh sandbox");
+        notes.append(n);
+        status(n);
+    }
 
     status(QStringLiteral("creating sandbox"));
     auto created = m_runtime->create(spec);
@@ -562,13 +571,12 @@ std::shared_ptr<SandboxPool> Engine::pool() const
     return m_pool;
 }
 
-Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor &lang,
-                                    const QString &image, NetworkMode network,
-                                    const RunRequest &request, const RunObserver &observer,
-                                    const CancelToken &cancel, const QByteArray &tar,
-                                    const QString &codeFile,
-                                    const QHash<QString, QByteArray> &inputs,
-                                    const QStringList &notes, const QElapsedTimer &total)
+Result<RunResult>
+Engine::runPooled(SandboxPool &pool, const LanguageDescriptor &lang, const QString &image,
+                  NetworkMode network, const RunRequest &request, const RunObserver &observer,
+                  const CancelToken &cancel, const QByteArray &tar, const QString &codeFile,
+                  const QHash<QString, QByteArray> &inputs, const QStringList &notes,
+                  const QElapsedTimer &total, bool *acquired)
 {
     auto status = [&](const QString &s) {
         if (observer.onStatus)
@@ -579,6 +587,7 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
         PoolKey::from(m_runtime->backend(), lang.id, image, request.limits, network), cancel);
     if (!lease)
         return std::unexpected(lease.error());
+    *acquired = true;
     AgentChannel &agent = (*lease)->channel();
 
     RunResult result;

@@ -91,12 +91,14 @@ private:
                                  const CancelToken &cancel, int attempt);
 
     /// runAttempt's pooled path: the same steps through a borrowed sandbox's agent.
+    /// *acquired tells whether a sandbox was borrowed (else the run did not start).
     Result<RunResult> runPooled(SandboxPool &pool, const LanguageDescriptor &lang,
                                 const QString &image, NetworkMode network,
                                 const RunRequest &request, const RunObserver &observer,
                                 const CancelToken &cancel, const QByteArray &tar,
                                 const QString &codeFile, const QHash<QString, QByteArray> &inputs,
-                                const QStringList &notes, const QElapsedTimer &total);
+                                const QStringList &notes, const QElapsedTimer &total,
+                                bool *acquired);
 
     /// Retries the removals in m_pendingRemovals; returns how many succeeded.
     int retryPendingRemovals();
