@@ -6,6 +6,7 @@
 #   ./studio.sh launch     set up, build, and open the application
 #   ./studio.sh test       set up, build, and run the whole test suite
 #   ./studio.sh bench      set up, build, and print the benchmarks (JSON)
+#   ./studio.sh soak       set up, build, and run the full soak (1,000 runs; opt-in, long)
 #   ./studio.sh services   install and start the container engine only
 #   ./studio.sh mcp-clients  install the official MCP test clients (npm, Node 22) only
 #   ./studio.sh build      set up the toolchain and build only
@@ -222,9 +223,19 @@ case "${1:-}" in
         done
         podman_images "${refs[@]}"
         tests/fixtures/tls-dockerd/tls-dockerd.sh start "${refs[@]}"
-        trap 'tests/fixtures/tls-dockerd/tls-dockerd.sh stop || true' EXIT
+        # The fault tests' own second dockerd (killed and restarted by them) is driven from
+        # inside the build root through this host-side helper; its images are loaded there.
+        tests/faults/faults-dockerd.sh start "$("${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images ref python)"
+        setsid nohup tests/faults/faults-dockerd.sh serve >/dev/null 2>&1 </dev/null &
+        trap 'tests/fixtures/tls-dockerd/tls-dockerd.sh stop || true; tests/faults/faults-dockerd.sh serve-stop || true; tests/faults/faults-dockerd.sh stop || true' EXIT
         log "running the test suite"
         "${RUN[@]}" ctest --preset "$PRESET" "${@:2}"
+        ;;
+    soak)
+        # The full soak (1,000 runs, 8 at a time; figures in build-ci/test-output/soak-full.json).
+        setup python javascript r cpp go java
+        log "running the full soak"
+        "${RUN[@]}" ctest --test-dir "$BUILD_DIR" -L soak --output-on-failure "${@:2}"
         ;;
     bench)
         setup python

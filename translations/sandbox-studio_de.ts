@@ -2055,6 +2055,13 @@ Trotzdem in der Sandbox ausführen?</translation>
         <source>Connected clients: %1</source>
         <translation>Verbundene Clients: %1</translation>
     </message>
+    <message numerus="yes">
+        <source>Retrying automatically in %n s.</source>
+        <translation>
+            <numerusform>Neuer Versuch automatisch in %n s.</numerusform>
+            <numerusform>Neuer Versuch automatisch in %n s.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>McpPreferencesPage</name>

@@ -64,6 +64,9 @@ namespace {
 constexpr int AutosaveDelayMs = 1000;
 constexpr int ElapsedRefreshMs = 100;
 constexpr int PoolRebuildDelayMs = 400;
+// Automatic reconnect while the engine is unreachable: 1 s, 2 s, 4 s, ... up to 30 s.
+constexpr int ReconnectFirstMs = 1000;
+constexpr int ReconnectMaxMs = 30'000;
 
 namespace key {
 constexpr auto Language = "language"_L1;
@@ -193,6 +196,9 @@ MainWindow::MainWindow(std::shared_ptr<sandbox::Engine> engine, QWidget *parent)
     m_policyCheck.setInterval(300);
     connect(&m_policyCheck, &QTimer::timeout, this, &MainWindow::updateFindings);
     connect(m_editor, &QPlainTextEdit::textChanged, &m_policyCheck, qOverload<>(&QTimer::start));
+    m_reconnect.setSingleShot(true);
+    m_reconnectDelayMs = ReconnectFirstMs;
+    connect(&m_reconnect, &QTimer::timeout, this, &MainWindow::retryEngine);
 
     m_elapsedTimer.setInterval(ElapsedRefreshMs);
     connect(&m_elapsedTimer, &QTimer::timeout, this, &MainWindow::updateElapsed);
@@ -1148,6 +1154,7 @@ QString MainWindow::endpoint() const
 
 void MainWindow::retryEngine()
 {
+    m_reconnect.stop(); // a Retry press replaces the pending automatic attempt
     if (!m_engine) {
         auto profile = m_profiles.find(m_profiles.currentName());
         auto created =
@@ -1166,6 +1173,16 @@ void MainWindow::retryEngine()
         m_imageManager->refresh();
     }
     checkEngine();
+}
+
+void MainWindow::scheduleReconnect()
+{
+    m_wasUnreachable = true;
+    if (m_reconnect.isActive())
+        return;
+    // Non-blocking: the timer only starts a check on a worker thread (retryEngine).
+    m_reconnect.start(m_reconnectDelayMs);
+    m_reconnectDelayMs = qMin(m_reconnectDelayMs * 2, ReconnectMaxMs);
 }
 
 void MainWindow::checkEngine()
@@ -1201,6 +1218,10 @@ void MainWindow::onEngineChecked(const Result<RuntimeInfo> &result)
     m_engineReachable = true;
     m_engineVersion = engineTitle(*result);
     m_banner->hide();
+    m_reconnect.stop();
+    m_reconnectDelayMs = ReconnectFirstMs;
+    if (std::exchange(m_wasUnreachable, false) && m_poolPanel->poolEnabled())
+        m_poolRebuild.start(); // the pool's sandboxes went with the engine: warm new ones
     m_backendStatus->setText(u"<span style=\"color:#2da44e\">●</span> "_s +
                              tr("%1 · %2 · %3")
                                  .arg(m_engine->profile().name, m_engineVersion, endpoint())
@@ -1243,6 +1264,9 @@ void MainWindow::showEngineProblem(const sandbox::Error &error)
         headline = tr("%1 at %2 (profile '%3') reported a problem: %4")
                        .arg(product, where, profile, error.message);
     }
+    scheduleReconnect();
+    headline += u' ' + tr("Retrying automatically in %n s.", nullptr,
+                          qMax(1, (m_reconnect.remainingTime() + 999) / 1000));
     m_banner->showProblem(headline, detail);
 
     const QString status = where.isEmpty()

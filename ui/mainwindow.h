@@ -43,7 +43,8 @@ class PoolPanel;
 /// worker threads; the GUI thread never blocks.
 ///
 /// Remembers across restarts: the code (one draft per language, autosaved a second after
-/// the last edit and on close, under QStandardPaths::AppDataLocation/drafts), the
+/// the last edit and on close, under QStandardPaths::AppDataLocation/drafts; restored
+/// after a crash), the
 /// language, limits, network switch, window geometry and layout (QSettings file
 /// sandbox-studio.conf under QStandardPaths::AppConfigLocation).
 class MainWindow final : public QMainWindow
@@ -130,6 +131,9 @@ public:
     QMenu *recentFilesMenu() const { return m_recentMenu; }
     /// Whether the last engine check succeeded.
     bool isEngineReachable() const { return m_engineReachable; }
+    /// Milliseconds until the next automatic reconnect attempt; -1 when none is scheduled
+    /// (the engine answers). Attempts back off from 1 s, doubling up to 30 s.
+    int reconnectInMs() const { return m_reconnect.isActive() ? m_reconnect.remainingTime() : -1; }
 
 public Q_SLOTS:
     /// Runs the editor's code with the panel's limits. Does nothing while a run is going.
@@ -198,6 +202,8 @@ private:
     /// Limits and pool from the settings into the docks (after Preferences).
     void restoreLimitsAndPool();
     void retryEngine();
+    /// Schedules the next automatic engine check (backoff) unless one is pending.
+    void scheduleReconnect();
     void cancelInBackground();
     /// Opens the policy editor; an accepted policy is stored and used from the next run.
     void editPolicy();
@@ -293,6 +299,9 @@ private:
     std::shared_ptr<RunChannel> m_channel;
     qint64 m_streamedBytes = 0;
     QTimer m_autosave;
+    QTimer m_reconnect;            ///< automatic engine checks while it is unreachable
+    int m_reconnectDelayMs = 0;    ///< the next backoff step
+    bool m_wasUnreachable = false; ///< the pool is rebuilt when the engine comes back
     QTimer m_elapsedTimer;
     QElapsedTimer m_elapsed;
 };

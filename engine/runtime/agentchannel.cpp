@@ -398,7 +398,11 @@ void AgentChannel::pump(std::unique_lock<std::mutex> &lock, int sliceMs)
         }
     }
     if (!error && eof)
-        error = Error{ErrorCode::IoError, QStringLiteral("The sandbox agent's stream ended"), m_id};
+        error =
+            Error{ErrorCode::IoError,
+                  QStringLiteral("The connection to the sandbox ended: the sandbox stopped (killed "
+                                 "or out of memory) or the engine went away"),
+                  m_id};
     if (error)
         setBroken(*error);
     m_reading = false;

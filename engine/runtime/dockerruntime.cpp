@@ -522,8 +522,16 @@ Result<ExecResult> DockerRuntime::exec(const QString &id, const ExecSpec &spec, 
         return fail(ErrorCode::EngineError, QString::fromUtf8(systemError), startPath);
 
     auto code = execExitCode(execId);
-    if (!code)
+    if (!code) {
+        // The stream ended but the process still runs: the connection was cut (the socket
+        // closed mid-stream, a proxy or the engine went away), not the program's exit.
+        if (code.error().code == ErrorCode::Timeout)
+            return fail(ErrorCode::IoError,
+                        QStringLiteral("The connection to the engine closed while the program "
+                                       "was still running"),
+                        startPath);
         return std::unexpected(code.error());
+    }
     result.exitCode = *code;
     return result;
 }

@@ -742,6 +742,8 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
 
     if (cancel.isCancelled())
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled before the run started"));
+    // Sandboxes an earlier run could not remove (the engine was down): try again now.
+    retryPendingRemovals();
 
     QStringList notes;
     auto network = resolveNetwork(*m_runtime, request.network, &notes);
@@ -817,9 +819,18 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
 
     if (std::shared_ptr<SandboxPool> pool = this->pool();
         pool && !plan->needsInstall() && request.installMounts.isEmpty() &&
-        !(*network != NetworkMode::None && request.trustHostCa))
-        return runPooled(*pool, *lang, image, *network, request, observer, cancel, *tar, codeFile,
-                         inputs, notes, total);
+        !(*network != NetworkMode::None && request.trustHostCa)) {
+        bool acquired = false;
+        auto pooled = runPooled(*pool, *lang, image, *network, request, observer, cancel, *tar,
+                                codeFile, inputs, notes, total, &acquired);
+        // Every warm sandbox stayed busy for the pool's wait (many long runs at once, e.g.
+        // compiles under load): the run is not lost, it takes a fresh sandbox instead.
+        if (acquired || pooled || pooled.error().code != ErrorCode::Timeout || cancel.isCancelled())
+            return pooled;
+        const QString n = QStringLiteral("the sandbox pool is busy: running in a fresh sandbox");
+        notes.append(n);
+        status(n);
+    }
 
     status(QStringLiteral("creating sandbox"));
     auto created = m_runtime->create(spec);
@@ -827,11 +838,7 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         return std::unexpected(created.error());
     const QString id = *created;
     // The sandbox is removed on every path out of this function.
-    auto removeGuard = qScopeGuard([&] {
-        if (auto r = m_runtime->remove(id); !r)
-            qCWarning(lcSession).noquote()
-                << "could not remove sandbox" << id << r.error().toString();
-    });
+    auto removeGuard = qScopeGuard([&] { removeOrRemember(id); });
     if (auto s = m_runtime->start(id); !s)
         return std::unexpected(s.error());
 
@@ -939,13 +946,12 @@ std::shared_ptr<SandboxPool> Engine::pool() const
     return m_pool;
 }
 
-Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor &lang,
-                                    const QString &image, NetworkMode network,
-                                    const RunRequest &request, const RunObserver &observer,
-                                    const CancelToken &cancel, const QByteArray &tar,
-                                    const QString &codeFile,
-                                    const QHash<QString, QByteArray> &inputs,
-                                    const QStringList &notes, const QElapsedTimer &total)
+Result<RunResult>
+Engine::runPooled(SandboxPool &pool, const LanguageDescriptor &lang, const QString &image,
+                  NetworkMode network, const RunRequest &request, const RunObserver &observer,
+                  const CancelToken &cancel, const QByteArray &tar, const QString &codeFile,
+                  const QHash<QString, QByteArray> &inputs, const QStringList &notes,
+                  const QElapsedTimer &total, bool *acquired)
 {
     auto status = [&](const QString &s) {
         if (observer.onStatus)
@@ -956,6 +962,7 @@ Result<RunResult> Engine::runPooled(SandboxPool &pool, const LanguageDescriptor 
         PoolKey::from(m_runtime->backend(), lang.id, image, request.limits, network), cancel);
     if (!lease)
         return std::unexpected(lease.error());
+    *acquired = true;
     AgentChannel &agent = (*lease)->channel();
 
     RunResult result;
@@ -1057,8 +1064,55 @@ Result<QString> Engine::dependencyVolumeFor(const RunRequest &request)
     return dependencyVolumeName(*plan, image, cranRepositoryFor(request));
 }
 
+void Engine::removeOrRemember(const QString &id)
+{
+    auto r = m_runtime->remove(id);
+    if (r)
+        return;
+    // The engine may be restarting or unreachable (fault tests: dockerd killed mid-run):
+    // the sandbox still exists once it is back, so the removal is retried later.
+    qCWarning(lcSession).noquote()
+        << "could not remove sandbox" << id << r.error().toString() << "- retried later";
+    std::lock_guard lock(m_pendingMutex);
+    if (!m_pendingRemovals.contains(id))
+        m_pendingRemovals.append(id);
+}
+
+int Engine::retryPendingRemovals()
+{
+    QStringList ids;
+    {
+        std::lock_guard lock(m_pendingMutex);
+        ids = std::exchange(m_pendingRemovals, {});
+    }
+    int removed = 0;
+    QStringList failed;
+    for (const QString &id : std::as_const(ids)) {
+        if (m_runtime->remove(id))
+            ++removed; // absent counts as removed (Runtime::remove)
+        else
+            failed.append(id);
+    }
+    if (!failed.isEmpty()) {
+        std::lock_guard lock(m_pendingMutex);
+        for (const QString &id : std::as_const(failed))
+            if (!m_pendingRemovals.contains(id))
+                m_pendingRemovals.append(id);
+    }
+    return removed;
+}
+
+QStringList Engine::pendingRemovals() const
+{
+    std::lock_guard lock(m_pendingMutex);
+    return m_pendingRemovals;
+}
+
 Result<int> Engine::reapOrphans()
 {
+    int retried = 0;
+    if (!pendingRemovals().isEmpty())
+        retried = retryPendingRemovals();
     auto list = m_runtime->list(QLatin1String(labels::Managed), QStringLiteral("true"));
     if (!list)
         return std::unexpected(list.error());
@@ -1070,13 +1124,18 @@ Result<int> Engine::reapOrphans()
         const qint64 pid = owner.section(u'/', -1).toLongLong();
         if (ownerHost != host || pid <= 0)
             continue;
+        // This process's own sandboxes that stopped (the engine restarted under them, or they
+        // were killed from outside) serve nobody, but whoever held them may have failed to
+        // remove them (the engine was down then). Created-but-not-started ones may be in use.
+        const bool mineAndDead = pid == ::getpid() && (s.state == QLatin1String("exited") ||
+                                                       s.state == QLatin1String("dead"));
         const bool alive = ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
-        if (alive)
+        if (alive && !mineAndDead)
             continue;
         if (m_runtime->remove(s.id))
             ++removed;
     }
-    return removed;
+    return removed + retried;
 }
 
 } // namespace sandbox

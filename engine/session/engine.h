@@ -101,8 +101,15 @@ public:
     static Result<QString> dependencyVolumeFor(const RunRequest &request);
 
     /// Removes sandboxes left behind by engine processes that are no longer alive
-    /// (labels: owner host/pid). Returns how many were removed.
+    /// (labels: owner host/pid), this process's own sandboxes whose removal failed
+    /// earlier (the engine was down or restarting when a run ended), and this process's
+    /// sandboxes that have stopped (exited or dead: no run can use them). Returns how many
+    /// were removed.
     Result<int> reapOrphans();
+
+    /// Sandboxes of this process whose removal failed and is retried by reapOrphans() and
+    /// at the start of the next run.
+    QStringList pendingRemovals() const;
 
     /// Runs without dependency installs borrow a warm sandbox from pool (session/pool.h)
     /// and run through its agent; nullptr (the default) = every run in a fresh sandbox.
@@ -123,15 +130,24 @@ private:
                                  const CancelToken &cancel, int attempt);
 
     /// runAttempt's pooled path: the same steps through a borrowed sandbox's agent.
+    /// *acquired tells whether a sandbox was borrowed (else the run did not start).
     Result<RunResult> runPooled(SandboxPool &pool, const LanguageDescriptor &lang,
                                 const QString &image, NetworkMode network,
                                 const RunRequest &request, const RunObserver &observer,
                                 const CancelToken &cancel, const QByteArray &tar,
                                 const QString &codeFile, const QHash<QString, QByteArray> &inputs,
-                                const QStringList &notes, const QElapsedTimer &total);
+                                const QStringList &notes, const QElapsedTimer &total,
+                                bool *acquired);
+
+    /// Retries the removals in m_pendingRemovals; returns how many succeeded.
+    int retryPendingRemovals();
+    /// Removes id; on failure remembers it for retryPendingRemovals().
+    void removeOrRemember(const QString &id);
 
     std::shared_ptr<Runtime> m_runtime;
     BackendProfile m_profile;
+    mutable std::mutex m_pendingMutex;
+    QStringList m_pendingRemovals;
     mutable std::mutex m_poolMutex;
     std::shared_ptr<SandboxPool> m_pool;
     mutable std::mutex m_policyMutex;
