@@ -47,10 +47,25 @@ json toJsonObject(const QMap<QString, QString> &map)
     return j;
 }
 
+/// Podman lists fully qualified names ("localhost/x:1" for built and committed images,
+/// "docker.io/x:1" for imported ones); Docker lists what was typed ("x:1"). Podman's tags
+/// are given in Docker's short form so that both backends list the names used to make
+/// and run the images.
+QString familiarTag(const QString &tag)
+{
+    for (const QLatin1String prefix : {QLatin1String("docker.io/library/"),
+                                       QLatin1String("docker.io/"), QLatin1String("localhost/")})
+        if (tag.startsWith(prefix))
+            return tag.mid(prefix.size());
+    return tag;
+}
+
 } // namespace
 
 Result<QList<ImageInfo>> DockerRuntime::listImageInfos()
 {
+    if (auto d = detectEngine(); !d)
+        return std::unexpected(d.error());
     const QString path = api(QStringLiteral("/images/json"));
     auto resp = m_http.request("GET", path, {}, {}, 30000);
     if (!resp)
@@ -68,8 +83,12 @@ Result<QList<ImageInfo>> DockerRuntime::listImageInfos()
         info.id = stringOf(image, "Id");
         if (image.contains("RepoTags") && image["RepoTags"].is_array())
             for (const auto &tag : image["RepoTags"])
-                if (tag.is_string() && tag.get<std::string>() != "<none>:<none>")
-                    info.tags << QString::fromStdString(tag.get<std::string>());
+                if (tag.is_string() && tag.get<std::string>() != "<none>:<none>") {
+                    const QString t = QString::fromStdString(tag.get<std::string>());
+                    const QString shown = m_isPodman ? familiarTag(t) : t;
+                    if (!info.tags.contains(shown))
+                        info.tags << shown;
+                }
         if (image.contains("Size") && image["Size"].is_number())
             info.sizeBytes = image["Size"].get<qint64>();
         if (image.contains("Created") && image["Created"].is_number())
@@ -112,7 +131,7 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
     const QString path = api(QStringLiteral("/build?") + query);
 
     QByteArray pending, raw;
-    QString failure, imageId, lastStep;
+    QString failure, imageId, lastStep, lastStepNumber;
     auto handleLine = [&](QByteArrayView line) {
         if (line.trimmed().isEmpty())
             return;
@@ -144,9 +163,11 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
         text.remove(ansi);
         for (const QString &l : text.split(u'\n', Qt::SkipEmptyParts)) {
             static const QRegularExpression step(
-                QStringLiteral(R"(^(?:Step|STEP) \d+/\d+ ?: (.*)$)"));
-            if (const auto m = step.match(l); m.hasMatch())
-                lastStep = m.captured(1);
+                QStringLiteral(R"(^(?:Step|STEP) (\d+/\d+) ?: ?(.*)$)"));
+            if (const auto m = step.match(l); m.hasMatch()) {
+                lastStepNumber = m.captured(1);
+                lastStep = m.captured(2);
+            }
             if (l.startsWith(QLatin1String("Successfully built ")) && imageId.isEmpty())
                 imageId = l.mid(19).trimmed();
             if (log)
@@ -186,6 +207,21 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
     }
     handleLine(pending);
     if (!failure.isEmpty()) {
+        failure = failure.trimmed();
+        const QString target = options.tag.isEmpty() ? QStringLiteral("the image") : options.tag;
+        // A RUN step whose command failed. Docker says "The command '/bin/sh -c ...' returned
+        // a non-zero code: 3", Podman (buildah) "building at STEP \"RUN ...\": while running
+        // runtime: exit status 3": one message for both, the engine's own in the detail.
+        static const QRegularExpression exitCode(
+            QStringLiteral(R"((?:returned a non-zero code|exit status):? (\d+)\s*$)"));
+        if (const auto m = exitCode.match(failure);
+            m.hasMatch() && !lastStep.startsWith(QLatin1String("FROM "), Qt::CaseInsensitive))
+            return fail(ErrorCode::EngineError,
+                        QStringLiteral("Building %1 failed: step %2 (%3) exited with code %4")
+                            .arg(target,
+                                 lastStepNumber.isEmpty() ? QStringLiteral("?") : lastStepNumber,
+                                 lastStep, m.captured(1)),
+                        QStringLiteral("POST /build: ") + failure);
         ErrorCode code = ErrorCode::EngineError;
         // FROM an image that is neither local nor pullable (no registry here).
         if (failure.contains(QLatin1String("pull access denied")) ||
@@ -198,11 +234,8 @@ Result<QString> DockerRuntime::buildImage(const QByteArray &contextTar, const Bu
                                      "(build or import it first; no registry may be reachable "
                                      "from here): %2")
                           .arg(lastStep.mid(5).section(u' ', 0, 0), failure);
-        return fail(
-            code,
-            QStringLiteral("Building %1 failed: %2")
-                .arg(options.tag.isEmpty() ? QStringLiteral("the image") : options.tag, failure),
-            QStringLiteral("POST /build"));
+        return fail(code, QStringLiteral("Building %1 failed: %2").arg(target, failure),
+                    QStringLiteral("POST /build"));
     }
     if (imageId.isEmpty())
         imageId = options.tag;

@@ -784,10 +784,18 @@ Result<QString> DockerRuntime::importImage(const QString &repo, const QString &t
                                            std::function<void(qint64)> progress,
                                            const CancelToken &cancel)
 {
+    if (auto d = detectEngine(); !d)
+        return std::unexpected(d.error());
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("fromSrc"), QStringLiteral("-"));
-    q.addQueryItem(QStringLiteral("repo"), repo);
-    q.addQueryItem(QStringLiteral("tag"), tag);
+    if (m_isPodman && !tag.isEmpty()) {
+        // Podman's compatible import reads no tag parameter (the image would become
+        // repo:latest): the tag goes into repo.
+        q.addQueryItem(QStringLiteral("repo"), repo + u':' + tag);
+    } else {
+        q.addQueryItem(QStringLiteral("repo"), repo);
+        q.addQueryItem(QStringLiteral("tag"), tag);
+    }
     for (const auto &c : changes)
         q.addQueryItem(QStringLiteral("changes"), c);
     const QString path = api(QStringLiteral("/images/create?") + q.toString(QUrl::FullyEncoded));

@@ -276,7 +276,10 @@ public:
                                         std::function<void(qint64 bytesSent)> progress,
                                         const CancelToken &cancel) = 0;
 
-    /// Every image with its tags, size and labels. Errors: engine errors; NotSupported.
+    /// Every image with its tags, size and labels. Tags are in Docker's short form on every
+    /// engine ("x/y:1"; Podman's "localhost/" and "docker.io/" prefixes are dropped), so they
+    /// compare equal to the references images were built, committed or imported under.
+    /// Errors: engine errors; NotSupported.
     virtual Result<QList<ImageInfo>> listImageInfos()
     {
         return fail(ErrorCode::NotSupported,
@@ -285,9 +288,12 @@ public:
 
     /// Builds an image from a Dockerfile. contextTar is the build context as an
     /// uncompressed tar holding options.dockerfile; log receives every line of the build
-    /// output as it arrives ("Step 2/4 : RUN ..."). Returns the image id. Errors:
-    /// EngineError with the failing step's message (the engine answers 200 and reports the
-    /// failure in the stream), Cancelled, NotSupported (backends without builds).
+    /// output as it arrives (Docker "Step 2/4 : RUN ...", Podman "STEP 2/4: RUN ...").
+    /// Returns the image id. Errors: EngineError with the failing step's message (the engine
+    /// answers 200 and reports the failure in the stream); a RUN command that exits non-zero
+    /// gives "Building T failed: step 2/4 (RUN ...) exited with code N" on every engine, the
+    /// engine's own words in the detail; ImageMissing for a FROM image that is not here;
+    /// Cancelled, NotSupported (backends without builds).
     virtual Result<QString> buildImage(const QByteArray &contextTar, const BuildOptions &options,
                                        std::function<void(const QString &line)> log,
                                        const CancelToken &cancel)

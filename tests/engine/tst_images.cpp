@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <archive.h>
@@ -205,8 +206,13 @@ void TestImages::buildFromDockerfileOffline()
     m_created << o.tag;
     QVERIFY2(built->startsWith(QLatin1String("sha256:")), qPrintable(*built));
     const QString text = log.join('\n');
-    QVERIFY2(text.contains("Step 1/5 : FROM " + base), qPrintable(text));
-    QVERIFY2(text.contains("Step 4/5 : RUN python3 -m pip install"), qPrintable(text));
+    // Docker: "Step 1/5 : FROM x"; Podman (buildah): "STEP 1/5: FROM x". Five steps on both:
+    // the labels are a step of their own.
+    QVERIFY2(text.contains("Step 1/5 : FROM " + base) || text.contains("STEP 1/5: FROM " + base),
+             qPrintable(text));
+    QVERIFY2(text.contains("Step 4/5 : RUN python3 -m pip install") ||
+                 text.contains("STEP 4/5: RUN python3 -m pip install"),
+             qPrintable(text));
     QVERIFY2(text.contains("Successfully installed sbx_greeter-1.0") ||
                  text.contains("Successfully installed sbx-greeter-1.0"),
              qPrintable(text));
@@ -260,8 +266,14 @@ void TestImages::buildFailureIsReported()
         tools.buildDockerfile(ctx.path(), o, [&](const QString &line, int) { log << line; });
     QVERIFY(!built);
     QCOMPARE(built.error().code, ErrorCode::EngineError);
-    QVERIFY2(built.error().message.contains("returned a non-zero code: 3"),
-             qPrintable(built.error().message));
+    // The same sentence on Docker and Podman: the failing step and its exit code; the
+    // engine's own words in the detail.
+    const QRegularExpression sentence(
+        QStringLiteral(R"(^Building %1 failed: step 2/[23] \(RUN echo about to fail && exit 3\) )"
+                       "exited with code 3$")
+            .arg(QRegularExpression::escape(o.tag)));
+    QVERIFY2(sentence.match(built.error().message).hasMatch(), qPrintable(built.error().message));
+    QVERIFY2(built.error().detail.contains(QLatin1String("3")), qPrintable(built.error().detail));
     QVERIFY2(log.join('\n').contains("about to fail"), qPrintable(log.join('\n')));
     // No Dockerfile, and a FROM that is neither local nor pullable (no registry here).
     auto none = tools.buildDockerfile(QDir::tempPath() + "/no-such-context-dir", o, {});

@@ -129,7 +129,8 @@ void TestImageManager::buildsFromTheForm()
     QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && !view.imageRefs().contains(tag), 30'000);
     m_created.removeAll(tag);
 
-    // A failing build shows the engine's words and leaves the view usable.
+    // A failing build names the failing step and its exit code (the same words on Docker
+    // and Podman) and leaves the view usable.
     QVERIFY(
         writeFile(ctx.filePath(u"Dockerfile"_s),
                   u"FROM %1\nRUN exit 7\n"_s.arg(*Engine::defaultImageFor(u"python"_s)).toUtf8()));
@@ -137,7 +138,7 @@ void TestImageManager::buildsFromTheForm()
     QTest::mouseClick(build, Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, BuildTimeoutMs);
     QCOMPARE(finished.first().at(0).toBool(), false);
-    QVERIFY2(view.statusText().contains(u"returned a non-zero code: 7"_s),
+    QVERIFY2(view.statusText().contains(u"(RUN exit 7) exited with code 7"_s),
              qPrintable(view.statusText()));
     QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 30'000);
     QVERIFY(build->isEnabled());
