@@ -938,7 +938,8 @@ void McpServer::Private::finishPolicyError(const std::shared_ptr<Call> &call,
         return;
     }
     QJsonArray content = r.mcpResult.value(u"content"_s).toArray();
-    content.prepend(QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, message}});
+    // The first text item is for people (and older clients): the message alone.
+    content.replace(0, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, message}});
     r.mcpResult.insert(u"content"_s, content);
     r.mcpResult.insert(u"isError"_s, true);
     r.isError = true;
