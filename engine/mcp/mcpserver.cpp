@@ -19,6 +19,7 @@
 #include <QRandomGenerator>
 #include <QThreadPool>
 #include <QTimer>
+#include <algorithm>
 #include <mutex>
 
 using namespace Qt::StringLiterals;
@@ -1182,8 +1183,15 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call, const
                     return;
                 }
                 RunResult rr = std::move(*r);
-                if (rr.policyFindings.isEmpty())
-                    rr.policyFindings = call->findings;
+                // What the checker found (the person saw these) and what the engine's
+                // preflight found; the same rule on the same line once.
+                QList<PolicyFinding> all = call->findings;
+                for (const PolicyFinding &f : std::as_const(rr.policyFindings))
+                    if (std::ranges::none_of(all, [&f](const PolicyFinding &g) {
+                            return g.rule == f.rule && g.line == f.line;
+                        }))
+                        all.append(f);
+                rr.policyFindings = all;
                 finishCall(call, mcptools::executeCodeResult(rr));
             });
     });

@@ -723,10 +723,11 @@ void TestMcpGui::approvalAboveSeverityShowsFindingsAndAllows()
     QTRY_COMPARE(feed.statusText(id), u"exit 0"_s);
     QCOMPARE(feed.outputOf(id), "0\n"_ba);
 
-    // The feed shows the findings of the call.
+    // The feed shows the findings of the call: the stand-in's two and the engine policy's
+    // own (standard: py-subprocess, warn).
     feed.selectCall(id);
-    QCOMPARE(feed.findingsView()->topLevelItemCount(), 2);
-    QCOMPARE(feed.tabs()->tabText(McpActivityFeed::FindingsTab), u"Findings (2)"_s);
+    QCOMPARE(feed.findingsView()->topLevelItemCount(), 3);
+    QCOMPARE(feed.tabs()->tabText(McpActivityFeed::FindingsTab), u"Findings (3)"_s);
 }
 
 /// No stand-in: the host checks MCP runs with the engine's policy (the window's active
