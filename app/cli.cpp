@@ -9,9 +9,9 @@
 #include "mcp/mcphttpserver.h"
 #include "mcp/mcpserver.h"
 #include "mcp/mcpstdio.h"
-#include "session/backendprofiles.h"
 #include "policy/policy.h"
 #include "policy/preflight.h"
+#include "session/backendprofiles.h"
 #include "session/engine.h"
 #include "session/notebook.h"
 #include "session/pool.h"
@@ -1126,6 +1126,15 @@ int cmdMcp(const QStringList &args)
         {QStringLiteral("host"),
          QStringLiteral("Engine endpoint, e.g. unix:///var/run/docker.sock"),
          QStringLiteral("uri")},
+        {QStringLiteral("policy"),
+         QStringLiteral("strict, standard (default), permissive, or a policy file (JSON; "
+                        "docs/policy.md) for every run and notebook cell"),
+         QStringLiteral("policy")},
+        {QStringLiteral("allow-ask"),
+         QStringLiteral("Run code whose policy findings ask for approval (default: refuse, as "
+                        "no person is there to approve)")},
+        {QStringLiteral("no-pool"),
+         QStringLiteral("Keep no warm Python sandbox: every run creates its own")},
         {QStringLiteral("conformance-fixtures"),
          QStringLiteral("TESTING ONLY: add the fixture tools the MCP conformance runner calls")},
         {QStringLiteral("standalone"),
@@ -1179,6 +1188,12 @@ int cmdMcp(const QStringList &args)
             return ExitUsage;
         }
     }
+    auto policy = Policy::load(p.isSet(QStringLiteral("policy")) ? p.value(QStringLiteral("policy"))
+                                                                 : QStringLiteral("standard"));
+    if (!policy) {
+        err() << "sandbox-studio: --policy: " << policy.error().message << Qt::endl;
+        return ExitUsage;
+    }
     McpHttpOptions httpOptions;
     if (http) {
         bool ok = false;
@@ -1230,8 +1245,51 @@ int cmdMcp(const QStringList &args)
         err() << "sandbox-studio: warning: " << engine.error().toString() << Qt::endl;
     }
 
+    // Warm Python sandboxes for the server's default limits (network none, as MCP runs
+    // have), with a preloaded interpreter unless --no-zygote: runs start in milliseconds.
+    std::shared_ptr<SandboxPool> pool;
+    if (eng) {
+        eng->setPolicy(*policy);
+        if (!p.isSet(QStringLiteral("no-pool"))) {
+            if (const auto image = Engine::defaultImageFor(QStringLiteral("python"))) {
+                PoolOptions options;
+                options.minWarm = 0;
+                options.minWarmByLanguage = {{QStringLiteral("python"), 1}};
+                pool = SandboxPool::create(eng->runtimePtr(), options);
+                (void)pool->prewarm(PoolKey::from(eng->runtime().backend(),
+                                                  QStringLiteral("python"), *image, limits,
+                                                  NetworkMode::None));
+                eng->setPool(pool);
+                err() << "sandbox-studio mcp: warming a Python sandbox"
+                      << (options.zygotes ? " with a preloaded interpreter" : "") << Qt::endl;
+            }
+        }
+    }
+
+    // Every warm sandbox (and its zygote) is removed before the process ends, on every
+    // way out (after the server, declared below, has finished its runs).
+    struct PoolGuard
+    {
+        std::shared_ptr<Engine> engine;
+        std::shared_ptr<SandboxPool> pool;
+        ~PoolGuard()
+        {
+            if (!pool)
+                return;
+            engine->setPool(nullptr);
+            pool->shutdown();
+        }
+    } poolGuard{eng, pool};
+
     McpServer server(eng);
     server.setDefaultLimits(limits);
+    // The policy engine decides on approval and reports findings; "ask" has no person
+    // here: refused with the rule named, unless --allow-ask.
+    server.setPolicyChecker([eng](const QString &language, const QString &code) {
+        return eng ? evaluatePolicy(eng->policy(), language, code).findings
+                   : QList<PolicyFinding>{};
+    });
+    server.setAllowPolicyAsk(p.isSet(QStringLiteral("allow-ask")));
     server.setConformanceFixtures(p.isSet(QStringLiteral("conformance-fixtures")));
     // McpServer logs to the category sandbox.mcp, which goes to stderr.
 

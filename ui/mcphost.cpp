@@ -32,13 +32,29 @@ const QStringList &severities()
 }
 } // namespace
 
+namespace {
+/// MCP runs are checked with the window's active policy, which MainWindow keeps in the
+/// engine (Engine::setPolicy): findings that ask go to the approval dialog, block ends the
+/// call with the rule named.
+void usePolicyOf(const std::unique_ptr<McpServer> &server, const std::shared_ptr<Engine> &engine)
+{
+    server->setPolicyChecker(
+        [weak = std::weak_ptr<Engine>(engine)](const QString &language, const QString &code) {
+            const auto live = weak.lock();
+            return live ? evaluatePolicy(live->policy(), language, code).findings
+                          : QList<PolicyFinding>{};
+        });
+}
+} // namespace
+
 McpHost::McpHost(std::shared_ptr<Engine> engine, QSettings *settings, QObject *parent)
     : QObject(parent)
     , m_settings(settings)
-    , m_server(std::make_unique<McpServer>(std::move(engine)))
+    , m_server(std::make_unique<McpServer>(engine))
     , m_http(std::make_unique<McpHttpServer>(m_server.get()))
     , m_bridge(std::make_unique<McpBridgeServer>(m_server.get()))
 {
+    usePolicyOf(m_server, engine);
     connect(m_server.get(), &McpServer::approvalRequested, this, &McpHost::onApprovalRequested);
     connect(m_server.get(), &McpServer::approvalWithdrawn, this, &McpHost::onApprovalWithdrawn);
     connect(m_http.get(), &McpHttpServer::started, this, &McpHost::stateChanged);
@@ -62,6 +78,7 @@ McpHost::~McpHost()
 
 void McpHost::setEngine(std::shared_ptr<Engine> engine)
 {
+    usePolicyOf(m_server, engine);
     m_server->setEngine(std::move(engine));
 }
 

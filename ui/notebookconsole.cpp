@@ -15,6 +15,7 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPainter>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -867,6 +868,33 @@ void NotebookConsole::executeNext(const Pending &next)
 
     CellObserver observer;
     observer.onOutput = [channel = m_channel](const CellOutput &output) { channel->push(output); };
+    // The window's active policy (kept in the engine) checks every cell: block stops it
+    // with an error output, ask asks the person here, warn shows the findings.
+    if (m_engine)
+        observer.policy = m_engine->policy();
+    observer.onPolicyAsk = [console = QPointer<NotebookConsole>(this)](
+                               const QList<PolicyFinding> &findings) {
+        bool approved = false;
+        if (!console)
+            return false;
+        QMetaObject::invokeMethod(
+            console.data(),
+            [console, findings] {
+                QStringList lines;
+                for (const PolicyFinding &f : findings)
+                    lines << NotebookConsole::tr("line %1: %2 (%3)")
+                                 .arg(f.line)
+                                 .arg(f.message, f.rule);
+                return QMessageBox::question(
+                           console.data(), NotebookConsole::tr("Run This Cell?"),
+                           NotebookConsole::tr("The security policy asks before running this "
+                                               "cell:\n\n%1\n\nRun it in the sandbox anyway?")
+                               .arg(lines.join(u'\n')),
+                           QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+            },
+            Qt::BlockingQueuedConnection, &approved);
+        return approved;
+    };
     // The lambda holds the session: if the console goes away mid-cell, the session is
     // closed by whichever worker lets go of it last, never by the GUI thread.
     auto future = QtConcurrent::run(
@@ -951,6 +979,12 @@ void NotebookConsole::onExecuted(const std::shared_ptr<Channel> &channel,
         if (outcome.kernelRestarted)
             footer.prepend(tr("kernel restarted — variables were lost"));
         cell->setFooter(footer.join(u" · "_s), !outcome.ok());
+        if (!outcome.policyBlocked && !outcome.policyFindings.isEmpty()) {
+            QStringList lines;
+            for (const PolicyFinding &f : outcome.policyFindings)
+                lines << tr("line %1: %2 (%3, %4)").arg(f.line).arg(f.message, f.rule, f.severity);
+            cell->showNotice(tr("Security policy: %1").arg(lines.join(u"; "_s)));
+        }
     }
     const bool ok = outcome.ok();
     if (!ok)

@@ -19,6 +19,7 @@
 #include <QRandomGenerator>
 #include <QThreadPool>
 #include <QTimer>
+#include <algorithm>
 #include <mutex>
 
 using namespace Qt::StringLiterals;
@@ -184,7 +185,8 @@ struct McpServer::Private
         bool awaitingApproval = false;
         std::function<void(bool, QString)> onApproval;
         QList<PolicyFinding> findings;
-        QString revision; ///< negotiated protocol revision of its connection
+        bool policyApproved = false; ///< ask findings were approved (person or allowPolicyAsk)
+        QString revision;            ///< negotiated protocol revision of its connection
     };
 
     std::shared_ptr<Engine> engine;
@@ -196,6 +198,7 @@ struct McpServer::Private
     McpApprovalMode approvalMode = McpApprovalMode::Off;
     QString approvalSeverity = u"high"_s;
     McpPolicyChecker policyChecker;
+    bool allowPolicyAsk = false;
     Limits defaultLimits;
     qint64 maxTimeoutMs = 600'000;
     bool fixtures = false;
@@ -240,6 +243,9 @@ struct McpServer::Private
     void finishCall(const std::shared_ptr<Call> &call, McpCallResult result);
     void finishWithToolError(const std::shared_ptr<Call> &call, const QString &message,
                              bool denied = false);
+    /// An isError result for a call the policy (or the person) stopped before it ran, with
+    /// the tool's structuredContent (policy_findings) so clients see every finding.
+    void finishPolicyError(const std::shared_ptr<Call> &call, const QString &message, bool denied);
     void sendProgress(const std::shared_ptr<Call> &call, const QString &message, double value = -1,
                       double total = -1);
     void runFixture(const std::shared_ptr<Call> &call);
@@ -440,6 +446,11 @@ void McpServer::stopCall(qint64 callId)
 void McpServer::setPolicyChecker(McpPolicyChecker checker)
 {
     d->policyChecker = std::move(checker);
+}
+
+void McpServer::setAllowPolicyAsk(bool allow)
+{
+    d->allowPolicyAsk = allow;
 }
 
 void McpServer::setDefaultLimits(const Limits &limits)
@@ -905,6 +916,40 @@ void McpServer::Private::finishWithToolError(const std::shared_ptr<Call> &call,
     finishCall(call, std::move(r));
 }
 
+void McpServer::Private::finishPolicyError(const std::shared_ptr<Call> &call,
+                                           const QString &message, bool denied)
+{
+    McpCallResult r;
+    if (call->info.tool == u"execute_code"_s) {
+        RunResult run;
+        run.language = call->info.language;
+        run.exitCode = -1;
+        run.policyBlocked = true;
+        run.policyReason = message;
+        run.policyFindings = call->findings;
+        r = mcptools::executeCodeResult(run);
+    } else if (call->info.tool == u"execute_cell"_s) {
+        CellResult cell;
+        cell.status = u"error"_s;
+        cell.policyBlocked = true;
+        cell.policyReason = message;
+        r = mcptools::executeCellResult(call->info.sessionId, cell, call->findings);
+    } else {
+        finishWithToolError(call, message, denied);
+        return;
+    }
+    QJsonArray content = r.mcpResult.value(u"content"_s).toArray();
+    // The first text item is for people (and older clients): the message alone.
+    content.replace(0, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, message}});
+    r.mcpResult.insert(u"content"_s, content);
+    r.mcpResult.insert(u"isError"_s, true);
+    r.isError = true;
+    r.denied = denied;
+    r.errorMessage = message;
+    r.exitCode = -1;
+    finishCall(call, std::move(r));
+}
+
 void McpServer::Private::sendProgress(const std::shared_ptr<Call> &call, const QString &message,
                                       double value, double total)
 {
@@ -960,15 +1005,22 @@ void McpServer::Private::checkAndApprove(const std::shared_ptr<Call> &call,
             return;
         call->findings = findings;
         call->info.findings = findings;
-        for (const PolicyFinding &f : std::as_const(findings)) {
-            if (f.action == u"block"_s) {
-                finishWithToolError(call,
-                                    u"Blocked by the policy of Sandbox Studio: %1 (rule "
-                                    u"%2, line %3). The code was not run."_s.arg(f.message, f.rule)
-                                        .arg(f.line));
-                return;
-            }
+        QStringList blocking;
+        for (const PolicyFinding &f : std::as_const(findings))
+            if (f.action == u"block"_s)
+                blocking << u"rule %1, line %2: %3"_s.arg(f.rule).arg(f.line).arg(f.message);
+        if (!blocking.isEmpty()) {
+            log(u"call %1 blocked by policy (%2)"_s.arg(call->id).arg(blocking.join(u"; "_s)));
+            finishPolicyError(call,
+                              u"Blocked by the policy of Sandbox Studio (%1). The code was not "
+                              u"run."_s.arg(blocking.join(u"; "_s)),
+                              false);
+            return;
         }
+        QStringList asking;
+        for (const PolicyFinding &f : std::as_const(findings))
+            if (f.action == u"ask"_s)
+                asking << u"rule %1, line %2: %3"_s.arg(f.rule).arg(f.line).arg(f.message);
         QString reason;
         if (approvalMode == McpApprovalMode::AskEveryRun) {
             reason = u"every run needs approval"_s;
@@ -979,22 +1031,29 @@ void McpServer::Private::checkAndApprove(const std::shared_ptr<Call> &call,
                     reason = u"policy finding of severity %1: %2"_s.arg(f.severity, f.message);
                     break;
                 }
-            if (reason.isEmpty())
-                for (const PolicyFinding &f : std::as_const(findings))
-                    if (f.action == u"ask"_s) {
-                        reason = u"the policy asks: %1"_s.arg(f.message);
-                        break;
-                    }
+        }
+        if (reason.isEmpty() && !asking.isEmpty()) {
+            if (allowPolicyAsk) {
+                log(u"call %1: policy asks (%2); allowed without asking (allow-ask)"_s.arg(call->id)
+                        .arg(asking.join(u"; "_s)));
+                call->policyApproved = true;
+                go();
+                return;
+            }
+            reason = u"the policy asks for approval: "_s + asking.join(u"; "_s);
         }
         if (reason.isEmpty()) {
             go();
             return;
         }
         if (!q->isSignalConnected(QMetaMethod::fromSignal(&McpServer::approvalRequested))) {
-            finishWithToolError(call,
-                                u"Denied: this run needs the approval of the person at Sandbox "
-                                u"Studio (%1), and no one is there to approve it."_s.arg(reason),
-                                true);
+            QString message = u"Denied: this run needs the approval of the person at Sandbox "
+                              u"Studio (%1), and no one is there to approve it."_s.arg(reason);
+            if (!asking.isEmpty())
+                message += u" The code was not run. (A headless server started with "
+                           u"--allow-ask runs code the policy asks about.)"_s;
+            log(u"call %1 refused: %2"_s.arg(call->id).arg(reason));
+            finishPolicyError(call, message, true);
             return;
         }
         call->awaitingApproval = true;
@@ -1003,14 +1062,15 @@ void McpServer::Private::checkAndApprove(const std::shared_ptr<Call> &call,
                 return;
             if (!allow) {
                 log(u"call %1 denied by the person"_s.arg(call->id));
-                finishWithToolError(
+                finishPolicyError(
                     call,
                     u"Denied: the person at Sandbox Studio did not allow this run%1. The code "
                     u"was not run."_s.arg(why.isEmpty() ? QString() : u" (%1)"_s.arg(why)),
                     true);
                 return;
             }
-            call->timer.restart(); // duration counts from the approval
+            call->policyApproved = true; // the person saw the findings: the engine asks no more
+            call->timer.restart();       // duration counts from the approval
             go();
         };
         sendProgress(call, u"waiting for the person's approval"_s);
@@ -1110,6 +1170,8 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call, const
                 sendLog(call, u"info"_s, status);
             });
         };
+        if (call->policyApproved)
+            obs.onPolicyAsk = [](const QList<PolicyFinding> &) { return true; };
         const CancelToken cancel = call->cancel;
         async<Result<RunResult>>(
             [engineNow, req, obs, cancel] { return engineNow->runBlocking(req, obs, cancel); },
@@ -1121,8 +1183,15 @@ void McpServer::Private::runExecuteCode(const std::shared_ptr<Call> &call, const
                     return;
                 }
                 RunResult rr = std::move(*r);
-                if (rr.policyFindings.isEmpty())
-                    rr.policyFindings = call->findings;
+                // What the checker found (the person saw these) and what the engine's
+                // preflight found; the same rule on the same line once.
+                QList<PolicyFinding> all = call->findings;
+                for (const PolicyFinding &f : std::as_const(rr.policyFindings))
+                    if (std::ranges::none_of(all, [&f](const PolicyFinding &g) {
+                            return g.rule == f.rule && g.line == f.line;
+                        }))
+                        all.append(f);
+                rr.policyFindings = all;
                 finishCall(call, mcptools::executeCodeResult(rr));
             });
     });
@@ -1301,6 +1370,12 @@ void McpServer::Private::runExecuteCell(const std::shared_ptr<Call> &call, const
                 Q_EMIT q->callOutput(callId, name, text);
             });
         };
+        // The cell is checked with the engine's policy (the same the checker uses); what
+        // the person approved above is not asked again.
+        if (const auto engineNow = currentEngine())
+            obs.policy = engineNow->policy();
+        if (call->policyApproved)
+            obs.onPolicyAsk = [](const QList<PolicyFinding> &) { return true; };
         const QString code = call->info.code;
         async<Result<CellResult>>(
             [session, code, obs, timeoutMs] { return session->execute(code, obs, timeoutMs); },
@@ -1311,7 +1386,10 @@ void McpServer::Private::runExecuteCell(const std::shared_ptr<Call> &call, const
                     finishWithToolError(call, u"The cell could not run: "_s + r.error().toString());
                     return;
                 }
-                finishCall(call, mcptools::executeCellResult(sid, *r, call->findings));
+                finishCall(call, mcptools::executeCellResult(sid, *r,
+                                                             r->policyFindings.isEmpty()
+                                                                 ? call->findings
+                                                                 : r->policyFindings));
             });
     });
 }

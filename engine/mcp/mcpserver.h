@@ -202,6 +202,14 @@ public:
     /// none: no findings). Also copied into RunResult::policyFindings of results.
     void setPolicyChecker(McpPolicyChecker checker);
 
+    /// Findings whose action is ask (policy "ask") go to approval like AskAboveSeverity
+    /// does, whatever the mode: the person decides, and without a slot connected to
+    /// approvalRequested the call is refused with an isError result naming the rule. With
+    /// allow set (the headless `mcp --allow-ask`), such runs start without asking instead.
+    /// Findings whose action is block always end the call with an isError result naming
+    /// the rule. Default: false.
+    void setAllowPolicyAsk(bool allow);
+
     // --- tool settings -----------------------------------------------------------------
 
     /// Limits of runs when a call gives none; a call's timeout overrides timeoutMs

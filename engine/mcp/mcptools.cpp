@@ -514,7 +514,9 @@ McpCallResult executeCodeResult(const RunResult &run)
                          {u"policy_findings"_s, findingsToJson(run.policyFindings)},
                          {u"artifacts"_s, artifactsJson(run.artifacts)},
                          {u"language"_s, run.language}};
-    QString text = u"Exit code %1 after %2 ms."_s.arg(run.exitCode).arg(run.durationMs);
+    QString text = run.policyBlocked
+                       ? u"The code was not run: %1."_s.arg(run.policyReason)
+                       : u"Exit code %1 after %2 ms."_s.arg(run.exitCode).arg(run.durationMs);
     if (run.timedOut)
         text += u" Killed at the time limit."_s;
     if (run.oomKilled)
@@ -540,6 +542,12 @@ McpCallResult executeCodeResult(const RunResult &run)
     for (const Artifact &a : std::as_const(r.images))
         content.append(imageItem(a));
     result.insert(u"content"_s, content);
+    if (run.policyBlocked) {
+        // The policy stopped it before it ran: an error the model must see as one.
+        result.insert(u"isError"_s, true);
+        r.isError = true;
+        r.errorMessage = run.policyReason;
+    }
     r.mcpResult = result;
     return r;
 }
@@ -594,6 +602,12 @@ McpCallResult executeCellResult(const QString &sessionId, const CellResult &cell
     for (const Artifact &a : std::as_const(r.images))
         content.append(imageItem(a));
     result.insert(u"content"_s, content);
+    if (cell.policyBlocked) {
+        // The policy stopped it before it ran: an error the model must see as one.
+        result.insert(u"isError"_s, true);
+        r.isError = true;
+        r.errorMessage = cell.policyReason;
+    }
     r.mcpResult = result;
     return r;
 }

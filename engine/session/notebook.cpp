@@ -396,6 +396,52 @@ Result<void> NotebookSession::startKernel()
 Result<CellResult> NotebookSession::execute(const QString &code, const CellObserver &observer,
                                             qint64 cellTimeoutMs)
 {
+    if (!observer.policy)
+        return executeInKernel(code, observer, cellTimeoutMs);
+    const PolicyVerdict verdict = evaluatePolicy(*observer.policy, m_language, code);
+    bool stop = verdict.action == PolicyAction::Block;
+    QString reason = verdict.reason;
+    if (verdict.action == PolicyAction::Ask) {
+        QList<PolicyFinding> asking;
+        for (const PolicyFinding &f : verdict.findings)
+            if (f.action == QLatin1String("ask"))
+                asking.append(f);
+        const bool approved = observer.onPolicyAsk && observer.onPolicyAsk(asking);
+        if (!approved) {
+            stop = true;
+            reason.replace(QStringLiteral("needs approval by"),
+                           QStringLiteral("not approved under"));
+            if (!observer.onPolicyAsk)
+                reason += QStringLiteral(" (nobody was asked: no approval hook)");
+        }
+    }
+    if (stop) {
+        CellResult r;
+        r.status = QStringLiteral("error");
+        r.executionCount = m_executionCount;
+        r.policyBlocked = true;
+        r.policyReason = reason;
+        r.policyFindings = verdict.findings;
+        CellOutput e;
+        e.kind = CellOutput::Kind::Error;
+        e.ename = QStringLiteral("PolicyBlocked");
+        e.evalue = QStringLiteral("the cell did not run: ") + reason;
+        e.traceback = {e.ename + QStringLiteral(": ") + e.evalue};
+        r.outputs.append(e);
+        if (observer.onOutput)
+            observer.onOutput(e);
+        return r;
+    }
+    auto result = executeInKernel(code, observer, cellTimeoutMs);
+    if (result)
+        result->policyFindings = verdict.findings;
+    return result;
+}
+
+Result<CellResult> NotebookSession::executeInKernel(const QString &code,
+                                                    const CellObserver &observer,
+                                                    qint64 cellTimeoutMs)
+{
     std::lock_guard lock(m_ioMutex);
     if (m_closed || !m_kernel)
         return fail(ErrorCode::Internal, QStringLiteral("The notebook session is closed"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "policy/policy.h"
 #include "runtime/agentchannel.h"
 #include "runtime/runtime.h"
 #include "session/runtypes.h"
@@ -47,6 +48,12 @@ struct CellResult
     bool interrupted = false; ///< stopped by interrupt() or the cell deadline
     bool timedOut = false;
     bool kernelRestarted = false; ///< the kernel died; state was lost
+    /// Findings of CellObserver::policy (warn, ask and block), empty when not checked.
+    QList<PolicyFinding> policyFindings;
+    /// The policy stopped the cell before it reached the kernel (block, or an ask that was
+    /// not approved): status "error", one Error output "PolicyBlocked" with policyReason.
+    bool policyBlocked = false;
+    QString policyReason; ///< evaluatePolicy()'s reason ("blocked by policy 'standard': ...")
 
     bool ok() const { return status == QLatin1String("ok"); }
     /// Concatenated stream text of one stream ("stdout" | "stderr").
@@ -63,6 +70,12 @@ struct CellResult
 struct CellObserver
 {
     std::function<void(const CellOutput &)> onOutput;
+    /// The policy the cell is checked with before it runs (Engine::policy(), say); unset =
+    /// not checked. block stops the cell; ask calls onPolicyAsk (none, or false = stopped);
+    /// warn runs it with the findings in CellResult::policyFindings.
+    std::optional<Policy> policy;
+    /// Decides on findings whose action is ask (on the executing thread); true runs the cell.
+    std::function<bool(const QList<PolicyFinding> &)> onPolicyAsk;
 };
 
 /// One entry of a session's work directory (NotebookSession::listFiles).
@@ -150,6 +163,8 @@ public:
     /// Runs code in the kernel. An error in the code is a CellResult with status "error"
     /// (earlier state intact). cellTimeoutMs 0 = Limits::timeoutMs. Errors: IoError or
     /// ProtocolError when the sandbox is gone; Internal after close().
+    /// With observer.policy set, the cell is checked first (see CellObserver::policy): a
+    /// stopped cell is a CellResult with policyBlocked, not an error.
     Result<CellResult> execute(const QString &code, const CellObserver &observer = {},
                                qint64 cellTimeoutMs = 0);
 
@@ -179,6 +194,9 @@ public:
 private:
     NotebookSession() = default;
     Result<void> startKernel();
+    /// execute() without the policy check.
+    Result<CellResult> executeInKernel(const QString &code, const CellObserver &observer,
+                                       qint64 cellTimeoutMs);
     /// The kernel's next event, or an empty object when the deadline passed first.
     /// Errors: IoError when the kernel's stream ended (it died).
     Result<QByteArray> nextEvent(Deadline deadline);

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void sharedInteractiveCases_data();
     void sharedInteractiveCases();
     void lastExpressionAndCounts();
+    void policyChecksCells();
     void errorKeepsEarlierState();
     void streamsWhileCellRuns();
     void interruptStopsCellKeepsState();
@@ -71,6 +72,58 @@ void TestNotebook::initTestCase()
     m_shared = startPython();
     QVERIFY(m_shared);
     QVERIFY(!m_shared->kernelVersion().isEmpty());
+}
+
+void TestNotebook::policyChecksCells()
+{
+    QVERIFY(m_shared);
+    auto standard = Policy::preset(QStringLiteral("standard"));
+    QVERIFY(standard);
+    QVERIFY(m_shared->execute(QStringLiteral("kept = 41")).has_value());
+    // block: the cell never reaches the kernel; the error output names the rule.
+    CellObserver obs;
+    obs.policy = *standard;
+    QList<CellOutput> streamed;
+    obs.onOutput = [&streamed](const CellOutput &o) { streamed << o; };
+    auto blocked = m_shared->execute(QStringLiteral("open('/var/run/docker.sock')\nkept = 0"), obs);
+    QVERIFY2(blocked, blocked ? "" : qPrintable(blocked.error().toString()));
+    QVERIFY(blocked->policyBlocked);
+    QCOMPARE(blocked->status, QStringLiteral("error"));
+    QVERIFY2(blocked->policyReason.contains(QStringLiteral("engine-socket")),
+             qPrintable(blocked->policyReason));
+    QCOMPARE(blocked->outputs.size(), 1);
+    QCOMPARE(blocked->outputs[0].kind, CellOutput::Kind::Error);
+    QCOMPARE(blocked->outputs[0].ename, QStringLiteral("PolicyBlocked"));
+    QCOMPARE(streamed.size(), 1); // the observer saw the error output too
+    // ask without a hook: refused, saying nobody was asked.
+    auto asked = m_shared->execute(QStringLiteral("import ctypes\nkept = 1"), obs);
+    QVERIFY(asked);
+    QVERIFY(asked->policyBlocked);
+    QVERIFY2(asked->policyReason.contains(QStringLiteral("py-native")) &&
+                 asked->policyReason.contains(QStringLiteral("not approved")),
+             qPrintable(asked->policyReason));
+    // ask with a hook that says yes: runs, findings reported.
+    QList<PolicyFinding> seen;
+    obs.onPolicyAsk = [&seen](const QList<PolicyFinding> &f) {
+        seen = f;
+        return true;
+    };
+    auto approved = m_shared->execute(QStringLiteral("import ctypes\nkept + 1"), obs);
+    QVERIFY(approved);
+    QVERIFY(!approved->policyBlocked);
+    QCOMPARE(approved->resultText(), QStringLiteral("42")); // state survived the refusals
+    QCOMPARE(seen.size(), 1);
+    QCOMPARE(seen[0].rule, QStringLiteral("py-native"));
+    QCOMPARE(approved->policyFindings.size(), 1);
+    // warn: runs with the findings.
+    auto warned = m_shared->execute(QStringLiteral("import subprocess\n7"), obs);
+    QVERIFY(warned && warned->ok());
+    QCOMPARE(warned->resultText(), QStringLiteral("7"));
+    QCOMPARE(warned->policyFindings.size(), 1);
+    QCOMPARE(warned->policyFindings[0].action, QStringLiteral("warn"));
+    // No policy: not checked.
+    auto unchecked = m_shared->execute(QStringLiteral("import subprocess\n8"));
+    QVERIFY(unchecked && unchecked->policyFindings.isEmpty());
 }
 
 void TestNotebook::sharedInteractiveCases_data()

@@ -167,6 +167,26 @@ check(progress.length >= 1 && progress.every((p, i) => i === 0 || p.progress > p
 const failing = await client.callTool({ name: 'execute_code', arguments: { language: 'python', code: 'import sys\nprint("oops", file=sys.stderr)\nsys.exit(3)' } });
 check(failing.structuredContent?.exit_code === 3 && failing.structuredContent?.stderr.includes('oops'), 'exit code 3 and stderr come back', failing.structuredContent);
 
+// --- policy (the standard preset by default) ---------------------------------------------
+const blocked = await client.callTool({ name: 'execute_code', arguments: { language: 'python', code: "print(open('/var/run/docker.sock'))" } });
+check(blocked.isError === true && textOf(blocked).includes('engine-socket'), 'policy block: isError naming the rule engine-socket', textOf(blocked));
+check((blocked.structuredContent?.policy_findings ?? []).some((f) => f.rule === 'engine-socket'), 'policy block: structuredContent.policy_findings has engine-socket', blocked.structuredContent);
+const asking = await client.callTool({ name: 'execute_code', arguments: { language: 'python', code: "import ctypes\nprint('ran')" } });
+check(asking.isError === true && textOf(asking).includes('py-native') && !textOf(asking).includes('ran\n'), 'policy ask, headless without --allow-ask: refused naming py-native', textOf(asking));
+const warned = await client.callTool({ name: 'execute_code', arguments: { language: 'python', code: 'import subprocess\nprint(subprocess.run(["true"]).returncode)' } });
+check(!warned.isError && warned.structuredContent?.stdout === '0\n' && warned.structuredContent.policy_findings.some((f) => f.rule === 'py-subprocess' && f.action === 'warn'), 'policy warn: runs, finding in structuredContent.policy_findings', warned.structuredContent);
+
+// --- warm pool with a preloaded interpreter (zygote) ----------------------------------------
+let preloaded = false;
+for (let i = 0; i < 20 && !preloaded; ++i) {
+    const statuses = [];
+    const quick = await client.callTool({ name: 'execute_code', arguments: { language: 'python', code: 'print(6 * 7)' } }, undefined, { onprogress: (p) => statuses.push(p.message ?? '') });
+    check(quick.structuredContent?.stdout === '42\n', 'a quick run succeeds', quick.structuredContent);
+    preloaded = statuses.some((m) => m.includes('preloaded'));
+    if (!preloaded) await sleep(1000);
+}
+check(preloaded, 'headless mcp runs in the warm pool\'s preloaded interpreter (progress says "preloaded")');
+
 // --- errors -----------------------------------------------------------------------------
 try {
     await client.callTool({ name: 'no_such_tool', arguments: {} });
@@ -248,8 +268,11 @@ const t0 = Date.now();
 controller.abort('test cancels the run');
 const outcome = await longRun;
 check(outcome.err !== undefined, 'the cancelled request is abandoned by the client', outcome);
-const gone = await waitFor(async () => (await sandboxesOf(serverPid)).length === 0, 20000);
-check(gone, `notifications/cancelled removed the sandbox (${Date.now() - t0} ms)`, await sandboxesOf(serverPid));
+// The warm pool's sandboxes (io.sandbox-studio.pool) stay while the server runs; any other
+// must go. (At exit, the checks below require none at all.)
+const nonPool = async () => (await sandboxesOf(serverPid)).filter((c) => !c.Labels?.['io.sandbox-studio.pool']);
+const gone = await waitFor(async () => (await nonPool()).length === 0, 20000);
+check(gone, `notifications/cancelled removed the sandbox (${Date.now() - t0} ms)`, await nonPool());
 // The server keeps serving after a cancellation.
 const afterCancel = await client.callTool({ name: 'execute_code', arguments: { language: 'python', code: 'print("still here")' } });
 check(afterCancel.structuredContent?.stdout === 'still here\n', 'the server serves after a cancellation', afterCancel.structuredContent);
@@ -289,12 +312,16 @@ if (transportKind === 'stdio') {
     await transport.terminateSession();
     check(true, 'DELETE ends the HTTP session');
     await client.close();
-    const left = await waitFor(async () => (await sandboxesOf(serverPid)).length === 0, 5000);
-    check(left, 'http: no sandbox left after the session ended', await sandboxesOf(serverPid));
+    // The warm pool's sandboxes stay while the server runs; nothing else may.
+    const ownRuns = async () => (await sandboxesOf(serverPid)).filter((c) => !c.Labels?.['io.sandbox-studio.pool']);
+    const left = await waitFor(async () => (await ownRuns()).length === 0, 5000);
+    check(left, 'http: no sandbox left after the session ended', await ownRuns());
     const exited = new Promise((resolve) => httpChild.once('exit', (code, signal) => resolve({ code, signal })));
     httpChild.kill('SIGTERM');
     const ex = await Promise.race([exited, sleep(30000).then(() => ({ timeout: true }))]);
     check(ex.code === 0, 'http: exit status 0 at SIGTERM', ex);
+    const none = await waitFor(async () => (await sandboxesOf(serverPid)).length === 0, 5000);
+    check(none, 'http: no sandbox (warm pool included) left after exit', await sandboxesOf(serverPid));
 }
 
 console.log(`\n${passes} passed, ${failures} failed (${transportKind})`);

@@ -4,6 +4,7 @@
 #include "mcp/claudedesktop.h"
 #include "mcp/mcphttpserver.h"
 #include "mcp/mcpserver.h"
+#include "policy/policy.h"
 #include "testsupport.h"
 
 #include <QFile>
@@ -252,6 +253,93 @@ private Q_SLOTS:
         QTRY_VERIFY(!p.response(3).isEmpty());
         QCOMPARE(asked.size(), 1);
         QVERIFY(resultText(p.response(3)).contains(u"Blocked"_s));
+    }
+
+    /// The policy engine as `sandbox-studio mcp` wires it: block and unapproved ask end
+    /// the call with the rule named; findings land in structuredContent.policy_findings.
+    void enginePolicyBlocksAndRefuses()
+    {
+        auto engine = test::requireEngine();
+        if (!engine)
+            return;
+        engine->setPolicy(*Policy::preset(u"standard"_s));
+        McpServer server(engine);
+        server.setPolicyChecker([engine](const QString &language, const QString &code) {
+            return evaluatePolicy(engine->policy(), language, code).findings;
+        });
+        Peer p(&server, server.openConnection(u"test"_s));
+        p.initialize();
+        auto result = [&](int rid) { return p.response(rid).value(u"result"_s).toObject(); };
+        auto rulesOf = [&](int rid) {
+            QStringList rules;
+            for (const QJsonValue &f : result(rid)
+                                           .value(u"structuredContent"_s)
+                                           .toObject()
+                                           .value(u"policy_findings"_s)
+                                           .toArray())
+                rules << f.toObject().value(u"rule"_s).toString();
+            return rules;
+        };
+        // block (critical under standard)
+        p.call(
+            1, u"execute_code"_s,
+            {{u"language"_s, u"python"_s}, {u"code"_s, u"print(open('/var/run/docker.sock'))"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(1).isEmpty(), 60'000);
+        QVERIFY(result(1).value(u"isError"_s).toBool());
+        QVERIFY2(resultText(p.response(1)).contains(u"engine-socket"_s),
+                 qPrintable(resultText(p.response(1))));
+        QVERIFY2(resultText(p.response(1)).contains(u"Blocked"_s),
+                 qPrintable(resultText(p.response(1))));
+        QCOMPARE(rulesOf(1), QStringList{u"engine-socket"_s});
+        // ask (high under standard), approval off, nobody connected: refused.
+        p.call(2, u"execute_code"_s,
+               {{u"language"_s, u"python"_s}, {u"code"_s, u"import ctypes\nprint('ran')"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(2).isEmpty(), 60'000);
+        QVERIFY(result(2).value(u"isError"_s).toBool());
+        QVERIFY2(resultText(p.response(2)).contains(u"py-native"_s) &&
+                     resultText(p.response(2)).contains(u"no one is there"_s) &&
+                     !resultText(p.response(2)).contains(u"ran\n"_s),
+                 qPrintable(resultText(p.response(2))));
+        QCOMPARE(rulesOf(2), QStringList{u"py-native"_s});
+        // --allow-ask: the same code runs; the finding is reported.
+        server.setAllowPolicyAsk(true);
+        p.call(3, u"execute_code"_s,
+               {{u"language"_s, u"python"_s}, {u"code"_s, u"import ctypes\nprint('ran')"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(3).isEmpty(), 60'000);
+        QVERIFY2(!result(3).value(u"isError"_s).toBool(), qPrintable(resultText(p.response(3))));
+        QCOMPARE(result(3).value(u"structuredContent"_s).toObject().value(u"stdout"_s).toString(),
+                 u"ran\n"_s);
+        QCOMPARE(rulesOf(3), QStringList{u"py-native"_s});
+        server.setAllowPolicyAsk(false);
+        // Notebook cells: block is refused, the session keeps its state.
+        p.call(4, u"create_session"_s, {{u"language"_s, u"python"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(4).isEmpty(), 120'000);
+        const QString sid =
+            result(4).value(u"structuredContent"_s).toObject().value(u"session_id"_s).toString();
+        QVERIFY2(!sid.isEmpty(), qPrintable(resultText(p.response(4))));
+        p.call(5, u"execute_cell"_s, {{u"session_id"_s, sid}, {u"code"_s, u"x = 41"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(5).isEmpty(), 60'000);
+        p.call(6, u"execute_cell"_s,
+               {{u"session_id"_s, sid}, {u"code"_s, u"x = open('/run/docker.sock')"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(6).isEmpty(), 60'000);
+        QVERIFY(result(6).value(u"isError"_s).toBool());
+        QVERIFY2(resultText(p.response(6)).contains(u"engine-socket"_s),
+                 qPrintable(resultText(p.response(6))));
+        QCOMPARE(rulesOf(6), QStringList{u"engine-socket"_s});
+        p.call(7, u"execute_cell"_s, {{u"session_id"_s, sid}, {u"code"_s, u"x + 1"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(7).isEmpty(), 60'000);
+        QCOMPARE(result(7).value(u"structuredContent"_s).toObject().value(u"result"_s).toString(),
+                 u"42"_s);
+        // Without the checker, the cell is still checked by the session (engine policy).
+        server.setPolicyChecker({});
+        p.call(8, u"execute_cell"_s,
+               {{u"session_id"_s, sid}, {u"code"_s, u"x = open('/run/docker.sock')"_s}});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.response(8).isEmpty(), 60'000);
+        QVERIFY(result(8).value(u"isError"_s).toBool());
+        QVERIFY2(resultText(p.response(8)).contains(u"PolicyBlocked"_s) &&
+                     resultText(p.response(8)).contains(u"engine-socket"_s),
+                 qPrintable(resultText(p.response(8))));
+        server.shutdown(30'000);
     }
 
     void approvalWithoutApprover()

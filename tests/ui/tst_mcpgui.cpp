@@ -14,6 +14,7 @@
 #include "mcphost.h"
 #include "mcppanel.h"
 #include "outputconsole.h"
+#include "policy/policy.h"
 #include "session/engine.h"
 #include "testsupport.h"
 
@@ -228,6 +229,7 @@ private Q_SLOTS:
     void approvalDenyReturnsADenial();
     void approvalAboveSeverityShowsFindingsAndAllows();
     void approvalWithdrawnAndTimedOut();
+    void windowPolicyAsksAndBlocks();
     void approvalOverHttpKeepsTheWindowResponsive();
     void claudeDesktopKeepsOtherServers();
     void claudeDesktopReportsBadFiles();
@@ -721,10 +723,47 @@ void TestMcpGui::approvalAboveSeverityShowsFindingsAndAllows()
     QTRY_COMPARE(feed.statusText(id), u"exit 0"_s);
     QCOMPARE(feed.outputOf(id), "0\n"_ba);
 
-    // The feed shows the findings of the call.
+    // The feed shows the findings of the call: the stand-in's two and the engine policy's
+    // own (standard: py-subprocess, warn).
     feed.selectCall(id);
-    QCOMPARE(feed.findingsView()->topLevelItemCount(), 2);
-    QCOMPARE(feed.tabs()->tabText(McpActivityFeed::FindingsTab), u"Findings (2)"_s);
+    QCOMPARE(feed.findingsView()->topLevelItemCount(), 3);
+    QCOMPARE(feed.tabs()->tabText(McpActivityFeed::FindingsTab), u"Findings (3)"_s);
+}
+
+/// No stand-in: the host checks MCP runs with the engine's policy (the window's active
+/// one). ask goes to the approval dialog even with approval off; block is an isError.
+void TestMcpGui::windowPolicyAsksAndBlocks()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+    engine->setPolicy(*Policy::preset(u"standard"_s));
+    auto settings = freshSettings();
+    McpHost host(engine, settings.get());
+    host.restore();
+    host.setApprovalMode(McpApprovalMode::Off, u"high"_s);
+    ApiClient client(host.server());
+    QVERIFY(client.open());
+    QSignalSpy opened(&host, &McpHost::approvalDialogOpened);
+
+    client.callTool(2, u"execute_code"_s, pythonCall(u"print(open('/run/docker.sock'))"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(!client.response(2).isEmpty(), RunTimeoutMs);
+    QVERIFY(client.response(2).value(u"result"_s).toObject().value(u"isError"_s).toBool());
+    QVERIFY2(ApiClient::text(client.response(2)).contains(u"engine-socket"_s),
+             qPrintable(ApiClient::text(client.response(2))));
+    QCOMPARE(opened.count(), 0);
+
+    client.callTool(3, u"execute_code"_s, pythonCall(u"import ctypes\nprint('ran')"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30'000);
+    auto *dialog = opened.first().first().value<McpApprovalDialog *>();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->findingsView()->topLevelItem(0)->text(1), u"py-native"_s);
+    dialog->allowButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!client.response(3).isEmpty(), RunTimeoutMs);
+    const QJsonObject response = client.response(3);
+    QVERIFY2(!response.value(u"result"_s).toObject().value(u"isError"_s).toBool(),
+             qPrintable(ApiClient::text(response)));
+    QVERIFY(ApiClient::text(response).contains(u"ran"_s));
 }
 
 void TestMcpGui::approvalWithdrawnAndTimedOut()
