@@ -29,8 +29,8 @@ namespace {
 bool isHeadlessCommand(const QString &arg)
 {
     static const QStringList commands = {
-        QStringLiteral("run"),  QStringLiteral("images"), QStringLiteral("doctor"),
-        QStringLiteral("reap"), QStringLiteral("bench"),  QStringLiteral("deps"),
+        QStringLiteral("run"),  QStringLiteral("images"),   QStringLiteral("doctor"),
+        QStringLiteral("reap"), QStringLiteral("bench"),    QStringLiteral("deps"),
         QStringLiteral("mcp"),  QStringLiteral("backends"), QStringLiteral("policy"),
     };
     return commands.contains(arg);

@@ -1540,6 +1540,13 @@ Trotzdem in der Sandbox ausführen?</translation>
         <source>Security Policy</source>
         <translation>Sicherheitsrichtlinie</translation>
     </message>
+    <message numerus="yes">
+        <source>Retrying automatically in %n s.</source>
+        <translation>
+            <numerusform>Neuer Versuch automatisch in %n s.</numerusform>
+            <numerusform>Neuer Versuch automatisch in %n s.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>McpActivityFeed</name>
@@ -2055,13 +2062,6 @@ Trotzdem in der Sandbox ausführen?</translation>
         <source>Connected clients: %1</source>
         <translation>Verbundene Clients: %1</translation>
     </message>
-    <message numerus="yes">
-        <source>Retrying automatically in %n s.</source>
-        <translation>
-            <numerusform>Neuer Versuch automatisch in %n s.</numerusform>
-            <numerusform>Neuer Versuch automatisch in %n s.</numerusform>
-        </translation>
-    </message>
 </context>
 <context>
     <name>McpPreferencesPage</name>
@@ -2376,6 +2376,34 @@ Kernel-Sandbox %2</translation>
     <message>
         <source>The kernel was closed; the next run starts one on %1.</source>
         <translation>Der Kernel wurde geschlossen; die nächste Ausführung startet einen auf %1.</translation>
+    </message>
+    <message>
+        <source>line %1: %2 (%3)</source>
+        <translation>Zeile %1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Run This Cell?</source>
+        <translation>Diese Zelle ausführen?</translation>
+    </message>
+    <message>
+        <source>The security policy asks before running this cell:
+
+%1
+
+Run it in the sandbox anyway?</source>
+        <translation>Die Sicherheitsrichtlinie fragt nach, bevor diese Zelle ausgeführt wird:
+
+%1
+
+Trotzdem in der Sandbox ausführen?</translation>
+    </message>
+    <message>
+        <source>line %1: %2 (%3, %4)</source>
+        <translation>Zeile %1: %2 (%3, %4)</translation>
+    </message>
+    <message>
+        <source>Security policy: %1</source>
+        <translation>Sicherheitsrichtlinie: %1</translation>
     </message>
 </context>
 <context>

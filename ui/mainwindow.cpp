@@ -3,8 +3,8 @@
 
 #include "aboutdialog.h"
 #include "artifactgallery.h"
-#include "claudedesktopdialog.h"
 #include "backendprofiledialog.h"
+#include "claudedesktopdialog.h"
 #include "codeeditor.h"
 #include "enginebanner.h"
 #include "firstrundialog.h"

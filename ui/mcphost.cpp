@@ -42,7 +42,7 @@ void usePolicyOf(const std::unique_ptr<McpServer> &server, const std::shared_ptr
         [weak = std::weak_ptr<Engine>(engine)](const QString &language, const QString &code) {
             const auto live = weak.lock();
             return live ? evaluatePolicy(live->policy(), language, code).findings
-                          : QList<PolicyFinding>{};
+                        : QList<PolicyFinding>{};
         });
 }
 } // namespace

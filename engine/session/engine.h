@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "runtime/kubernetesconfig.h"
 #include "policy/policy.h"
+#include "runtime/kubernetesconfig.h"
 #include "runtime/runtime.h"
 #include "session/runtypes.h"
 #include "util/canceltoken.h"
