@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QScopeGuard>
 #include <csignal>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 Q_LOGGING_CATEGORY(lcAgent, "sandbox.agent", QtInfoMsg)
@@ -120,6 +121,24 @@ SandboxSpec AgentChannel::hardenedSpec(const QString &image)
     return spec;
 }
 
+namespace {
+std::mutex g_unremovedMutex;
+QStringList g_unremoved;
+
+void rememberUnremoved(const QString &id)
+{
+    std::lock_guard lock(g_unremovedMutex);
+    if (!g_unremoved.contains(id))
+        g_unremoved.append(id);
+}
+} // namespace
+
+QStringList takeUnremovedSandboxes()
+{
+    std::lock_guard lock(g_unremovedMutex);
+    return std::exchange(g_unremoved, {});
+}
+
 AgentChannel::AgentChannel(Runtime &runtime, QString id, std::unique_ptr<RawStream> stream)
     : m_runtime(runtime)
     , m_id(std::move(id))
@@ -130,8 +149,10 @@ AgentChannel::AgentChannel(Runtime &runtime, QString id, std::unique_ptr<RawStre
 
 AgentChannel::~AgentChannel()
 {
-    if (auto r = close(); !r)
+    if (auto r = close(); !r) {
         qCWarning(lcAgent).noquote() << "could not remove sandbox" << m_id << r.error().toString();
+        rememberUnremoved(m_id);
+    }
 }
 
 Result<std::unique_ptr<AgentChannel>> AgentChannel::open(Runtime &runtime, SandboxSpec spec,
@@ -168,9 +189,11 @@ Result<std::unique_ptr<AgentChannel>> AgentChannel::open(Runtime &runtime, Sandb
         return std::unexpected(created.error());
     const QString id = *created;
     auto removeGuard = qScopeGuard([&] {
-        if (auto r = runtime.remove(id); !r)
+        if (auto r = runtime.remove(id); !r) {
             qCWarning(lcAgent).noquote()
                 << "could not remove sandbox" << id << r.error().toString();
+            rememberUnremoved(id);
+        }
     });
     if (cancel.isCancelled())
         return fail(ErrorCode::Cancelled, QStringLiteral("Cancelled while creating the sandbox"));

@@ -296,4 +296,9 @@ private:
     QString m_error;
 };
 
+/// Sandboxes an AgentChannel could not remove (the engine was unreachable then, e.g. it
+/// restarted while a pool sandbox was being made). Engine::reapOrphans() takes and retries
+/// them. Thread-safe; returns the ids and empties the list.
+QStringList takeUnremovedSandboxes();
+
 } // namespace sandbox

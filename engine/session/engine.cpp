@@ -1085,6 +1085,11 @@ int Engine::retryPendingRemovals()
         std::lock_guard lock(m_pendingMutex);
         ids = std::exchange(m_pendingRemovals, {});
     }
+    // Pool and notebook sandboxes whose agent channel could not remove them (absent ones,
+    // e.g. of another engine, count as removed).
+    for (const QString &id : takeUnremovedSandboxes())
+        if (!ids.contains(id))
+            ids.append(id);
     int removed = 0;
     QStringList failed;
     for (const QString &id : std::as_const(ids)) {
