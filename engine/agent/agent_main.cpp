@@ -1618,10 +1618,17 @@ int mainLoop()
         if (fds[2].revents & POLLIN) {
             signalfd_siginfo si;
             while (::read(agent.sigFd, &si, sizeof si) == ssize_t(sizeof si)) {
-                if (si.ssi_signo != SIGCHLD) {
-                    logf("signal %u: stopping", si.ssi_signo);
-                    agent.stopping = true;
+                if (si.ssi_signo == SIGCHLD)
+                    continue;
+                // As the sandbox's PID 1, a sender outside the sandbox (the engine stopping
+                // the container) has no pid here (0). A program of the sandbox may not stop
+                // the agent that serves the next borrower of a pooled sandbox.
+                if (getpid() == 1 && si.ssi_pid != 0) {
+                    logf("signal %u from pid %u of the sandbox: ignored", si.ssi_signo, si.ssi_pid);
+                    continue;
                 }
+                logf("signal %u: stopping", si.ssi_signo);
+                agent.stopping = true;
             }
             agent.reapChildren();
         }

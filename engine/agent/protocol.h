@@ -13,6 +13,14 @@
 // first (FrameDemuxer) and this protocol inside that. The agent writes nothing but frames
 // on stdout; its own diagnostics go to stderr (free text, logged by the engine).
 //
+// Place in the sandbox
+// --------------------
+// The agent is the sandbox's PID 1 (the container runs without an engine init): it reaps
+// every orphan (wait4(-1)), takes SIGTERM/SIGINT/SIGHUP from a signalfd and stops on them
+// only when they come from outside the sandbox (ssi_pid 0), and is not dumpable. So no
+// program of the sandbox, though it has the agent's uid, can kill, stop, ptrace or read
+// the process that serves the next borrower of a pooled sandbox.
+//
 // Framing
 // -------
 //   [u32 big-endian L = total frame length, including these 8 bytes]

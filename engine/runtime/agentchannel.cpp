@@ -180,6 +180,11 @@ Result<std::unique_ptr<AgentChannel>> AgentChannel::open(Runtime &runtime, Sandb
     // the exec-able tmpfs work directory and becomes the agent; the rest of stdin is ours.
     const QString target = spec.workDir + QStringLiteral("/.agent");
     spec.openStdin = true;
+    // The agent is PID 1 itself (it reaps with wait4(-1) and reads signals from a signalfd):
+    // an engine init would be a process of the sandbox's uid that programs could ptrace and
+    // so leave code behind in a pooled sandbox for its next borrower. PID 1 cannot be
+    // SIGKILLed from inside its namespace, and the agent is not dumpable.
+    spec.init = false;
     spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("-c"),
                     QStringLiteral("head -c %1 > %2 && chmod 700 %2 && exec %2")
                         .arg(binary.size())

@@ -270,7 +270,7 @@ QByteArray DockerRuntime::createBody(const SandboxSpec &spec) const
         }
         host["Mounts"] = mounts;
     }
-    host["Init"] = true; // reaps zombies and forwards signals in PID 1
+    host["Init"] = spec.init;
     host["LogConfig"] = json{{"Type", "none"}, {"Config", json::object()}};
     body["HostConfig"] = host;
     return QByteArray::fromStdString(body.dump());

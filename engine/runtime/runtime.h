@@ -61,6 +61,11 @@ struct SandboxSpec
     NetworkMode network = NetworkMode::None;
     bool readOnlyRoot = true;
     bool openStdin = false; ///< keep PID 1's stdin open (agent placement)
+    /// Run the engine's init (Docker's docker-init, Podman's catatonit) as PID 1 to reap
+    /// zombies and forward signals. False when the command does both itself (the agent):
+    /// then the command is PID 1, which no process of the sandbox can SIGKILL, and, when it
+    /// makes itself non-dumpable, none can ptrace or read (Docker API HostConfig.Init).
+    bool init = true;
     QMap<QString, QString> labels;
     QString name;               ///< optional container name
     QList<VolumeMount> volumes; ///< named volumes and bind mounts

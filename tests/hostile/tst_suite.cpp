@@ -140,6 +140,7 @@ void TestHostileSuite::attack_data()
     // The same attacks on the agent of a pooled (reused) sandbox.
     QTest::newRow("ptrace.cpp pooled") << u"ptrace.cpp"_s << u"cpp"_s << true;
     QTest::newRow("orphans.py pooled") << u"orphans.py"_s << u"python"_s << true;
+    QTest::newRow("kill_all.py pooled") << u"kill_all.py"_s << u"python"_s << true;
 }
 
 void TestHostileSuite::attack()
@@ -191,6 +192,7 @@ void TestHostileSuite::attack()
     if (pooled) {
         PoolOptions o;
         o.minWarm = 0;
+        o.maxSize = 1; // the next borrower (below) waits for this very sandbox's reset
         o.agentPath =
             qEnvironmentVariable("SANDBOX_AGENT_PATH", QStringLiteral(SANDBOX_AGENT_BINARY));
         pool = SandboxPool::create(m_engine->runtimePtr(), o);
@@ -199,11 +201,28 @@ void TestHostileSuite::attack()
     QElapsedTimer t;
     t.start();
     auto r = m_engine->runBlocking(req, obs);
+    const qint64 ms = t.elapsed();
+    // In a pooled sandbox, the next borrower: the same sandbox, reset, must hold nothing of
+    // the attack (no process but PID 1, the agent, and its own; PID 1 still serving).
+    Result<RunResult> next = std::unexpected(Error{});
+    PoolStats poolAfter;
     if (pool) {
+        QFile probe(QStringLiteral(SANDBOX_HOSTILE_DIR "/next_borrower.") +
+                    (language == u"cpp" ? u"cpp"_s : u"py"_s));
+        QVERIFY2(probe.open(QIODevice::ReadOnly), qPrintable(probe.fileName()));
+        RunRequest nr;
+        nr.language = language == u"cpp" ? language : u"python"_s;
+        QCOMPARE(nr.language, language); // pooled rows are Python or C++
+        nr.code = QString::fromUtf8(probe.readAll());
+        nr.origin = RunOrigin::Test;
+        nr.policy = req.policy;
+        next = m_engine->runBlocking(nr, {});
+        for (const PoolStats &st : pool->stats())
+            if (st.language == language)
+                poolAfter = st;
         m_engine->setPool(nullptr);
         pool->shutdown();
     }
-    const qint64 ms = t.elapsed();
     QVERIFY_RESULT(r);
     const QByteArray out = r->stdoutData;
     const QString outText = QString::fromUtf8(out);
@@ -299,6 +318,16 @@ void TestHostileSuite::attack()
         for (const Artifact &a : r->artifacts)
             EXPECT(!a.name.contains(QStringLiteral("escape")));
         outcome = QStringLiteral("only the private /tmp took a write; nothing came back");
+    } else if (name == u"kill_all" && pooled) {
+        // PID 1 is the agent: SIGKILL from inside is dropped by the kernel, kill -1 leaves
+        // it out, so the program ends normally and the sandbox goes back to the pool.
+        EXPECT(outText.contains(QStringLiteral("pid1 alive after SIGKILL")));
+        EXPECT(outText.contains(
+            QStringLiteral("agent alive after SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSTOP")));
+        EXPECT(outText.contains(QStringLiteral("still running after kill -1")));
+        EXPECT(r->exitCode == 0 && !r->timedOut);
+        outcome = QStringLiteral("SIGKILL, SIGTERM & co. to PID 1 and kill -1 leave the agent "
+                                 "(PID 1) serving");
     } else if (name == u"ptrace") {
         // The program sees only its own sandbox (a PID namespace of a few processes). Its
         // init runs with the same uid, so tracing it gains nothing; the agent of a pooled
@@ -307,13 +336,13 @@ void TestHostileSuite::attack()
         EXPECT(!self.isEmpty() && outText.contains(QStringLiteral("uid ") + self + u'\n'));
         EXPECT(outText.section(QStringLiteral("visible processes "), 1).trimmed().toInt() <= 8);
         if (pooled) {
-            EXPECT(outText.contains(QStringLiteral("agent attach Operation not permitted")));
-            EXPECT(outText.contains(QStringLiteral("agent vm-read Operation not permitted")));
-            EXPECT(outText.contains(QStringLiteral("agent proc-mem Permission denied")));
-            outcome =
-                QStringLiteral("the agent refuses attach, process_vm_readv and /proc/PID/mem; "
-                               "PID 1 (same uid): %1")
-                    .arg(outText.section(QStringLiteral("pid1 attach "), 1).section(u'\n', 0, 0));
+            // PID 1 is the agent, which serves the next borrower: nothing may get into it.
+            EXPECT(outText.contains(QStringLiteral("pid1 .agent uid")));
+            EXPECT(outText.contains(QStringLiteral("pid1 attach Operation not permitted")));
+            EXPECT(outText.contains(QStringLiteral("pid1 vm-read Operation not permitted")));
+            EXPECT(outText.contains(QStringLiteral("pid1 proc-mem Permission denied")));
+            outcome = QStringLiteral("PID 1 is the agent: it refuses attach, process_vm_readv "
+                                     "and /proc/PID/mem");
         } else {
             outcome =
                 QStringLiteral("sees only its own sandbox; its init has the same uid (%1)")
@@ -388,11 +417,31 @@ void TestHostileSuite::attack()
     }
 #undef EXPECT
 
+    if (pooled) {
+        // The same sandbox served the next borrower (one created, lent twice, not recycled)
+        // and it found only PID 1 (the agent) and, for Python, the agent's zygote.
+        QVERIFY_RESULT(next);
+        const QString nextOut = QString::fromUtf8(next->stdoutData);
+        QVERIFY2(next->exitCode == 0, qPrintable(nextOut + QString::fromUtf8(next->stderrData)));
+        QCOMPARE(poolAfter.created, 1);
+        QCOMPARE(poolAfter.lends, 2);
+        QCOMPARE(poolAfter.recycled, 0);
+        QVERIFY2(nextOut.contains(QStringLiteral("pid1 .agent\n")), qPrintable(nextOut));
+        const QStringList strangers = nextOut.section(QStringLiteral("strangers "), 1)
+                                          .trimmed()
+                                          .split(QStringLiteral("] "), Qt::SkipEmptyParts);
+        for (const QString &p : strangers)
+            QVERIFY2(p == u"none" || p.contains(QStringLiteral("sandbox_zygote")),
+                     qPrintable(QStringLiteral("left for the next borrower: ") + p));
+        outcome += QStringLiteral("; the next borrower of the sandbox found nothing of it");
+    }
+
     // The host is unaffected: nothing of the run is left and the engine still runs code.
     QCOMPARE(test::leftoverSandboxes(*m_engine), 0);
     QVERIFY_RESULT(m_engine->ping());
     m_table << QStringLiteral("| %1 | %2 | %3 | %4 | %5 (%6 s) |")
-                   .arg(file, language, actionName(standard.action), outcome, flags(*r))
+                   .arg(pooled ? file + QStringLiteral(" (pooled)") : file, language,
+                        actionName(standard.action), outcome, flags(*r))
                    .arg(double(ms) / 1000, 0, 'f', 1);
 }
 

@@ -1,6 +1,7 @@
 // Tries to trace and read other processes. The only other processes it can see are its own
-// sandbox's (a PID namespace): its init (same uid, so attaching gains nothing) and, in a
-// pooled sandbox, the agent, which is not dumpable and must refuse.
+// sandbox's (a PID namespace). In a one-shot sandbox PID 1 is the engine's init (same uid,
+// same throw-away sandbox: attaching gains nothing); in a pooled one PID 1 is the agent,
+// which serves the next borrower: it is not dumpable and must refuse all three.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -40,11 +41,12 @@ int main()
     std::printf("self uid %s\n", field(getpid(), "Uid:").c_str());
     std::printf("pid1 %s uid %s\n", field(1, "Name:").c_str(), field(1, "Uid:").c_str());
     attack(1, "pid1");
-    // In a pooled sandbox the program's parent is the agent; after docker exec it is 0.
+    // Its parent: after docker exec 0 (outside the namespace); in a pooled sandbox the
+    // agent (PID 1) or the shell of the run.
     if (getppid() > 1) {
-        std::printf("agent %s uid %s\n", field(getppid(), "Name:").c_str(),
+        std::printf("parent %s uid %s\n", field(getppid(), "Name:").c_str(),
                     field(getppid(), "Uid:").c_str());
-        attack(getppid(), "agent");
+        attack(getppid(), "parent");
     }
     DIR *d = opendir("/proc");
     int procs = 0;
