@@ -130,7 +130,7 @@ LanguageDescriptor go()
                                   "\"Hello from Go\")\n}\n");
     d.env = {QStringLiteral("GOCACHE=/sandbox/.sandbox/cache/go-build"),
              QStringLiteral("GOPATH=/sandbox/.sandbox/go"), QStringLiteral("GOFLAGS=-mod=mod"),
-             QStringLiteral("GOTOOLCHAIN=local")};
+             QStringLiteral("GOTOOLCHAIN=local"), QStringLiteral("GOTMPDIR=/sandbox/.sandbox")};
     d.fileNameFor = [](const QString &) -> QString { return QStringLiteral("main.go"); };
     d.stepsFor = [](const QString &file, const QString &) {
         return QList<Step>{{Step::Phase::Compile,

@@ -61,6 +61,15 @@ void TestLanguages::semantics_data()
                                          "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc "
                                          "main() {\n\tfmt.Println(\"bye\")\n\tos.Exit(4)\n}\n")
                                   << 4 << QStringLiteral("bye") << QString() << false;
+    // net/http and encoding/json compile a large part of the standard library: its
+    // intermediate files once filled the 64 MiB /tmp (GOTMPDIR now in the work directory).
+    QTest::newRow("go net/http and encoding/json compile")
+        << QStringLiteral("go")
+        << QStringLiteral("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t"
+                          "\"net/http\"\n)\n\nfunc main() {\n\tb, _ := "
+                          "json.Marshal(map[string]int{\"ok\": http.StatusOK})\n\t"
+                          "fmt.Println(string(b))\n}\n")
+        << 0 << QStringLiteral("{\"ok\":200}") << QString() << false;
     QTest::newRow("r stop gives non-zero exit with the message")
         << QStringLiteral("r")
         << QStringLiteral("cat('before\\n')\nstop('bad input: negative price')\ncat('after\\n')\n")
