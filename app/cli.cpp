@@ -1371,7 +1371,11 @@ QString cliUsage()
         "  policy show                print a policy in the file format (--policy P)\n"
         "  doctor                     check the container engine and the images\n"
         "  backends list|test [NAME]  backend profiles (docker, podman, docker-tls, saved ones)\n"
+        "  backends show NAME         a profile's settings\n"
         "  backends add NAME --kind K [--host URI] [--tls-cert-path DIR] | remove NAME\n"
+        "                             kubernetes: [--kubeconfig F] [--context C] [--namespace N]\n"
+        "                             [--set KEY=VALUE]... (cpuRequest=500m, runtimeClassName=\n"
+        "                             gvisor, nodeSelector=disk=ssd, tolerations=gpu:NoSchedule)\n"
         "  reap                       remove sandboxes left by crashed processes\n"
         "  deps list|clear [--language L]  cached dependency volumes (clear removes them)\n"
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
@@ -1393,8 +1397,9 @@ QString cliUsage()
         "docker-tls) when set, else DOCKER_HOST/DOCKER_CERT_PATH/DOCKER_TLS_VERIFY.\n");
 }
 
-/// backends list | test [NAME] | add NAME --kind K [--host URI] [--tls-cert-path DIR]
-/// [--no-tls-verify] | remove NAME: the profiles the GUI's picker shows.
+/// backends list | test [NAME] | show NAME | add NAME --kind K [--host URI]
+/// [--tls-cert-path DIR] [--no-tls-verify] [--kubeconfig F] [--context C] [--namespace N]
+/// [--set KEY=VALUE]... | remove NAME: the profiles the GUI's picker shows.
 int cmdBackends(const QStringList &args)
 {
     const QString sub = args.value(0);
@@ -1422,30 +1427,87 @@ int cmdBackends(const QStringList &args)
         QCommandLineParser p;
         p.addPositionalArgument(QStringLiteral("name"), QStringLiteral("Profile name"));
         p.addOptions(
-            {{QStringLiteral("kind"), QStringLiteral("docker, podman or docker-tls"),
+            {{QStringLiteral("kind"), QStringLiteral("docker, podman, docker-tls or kubernetes"),
               QStringLiteral("kind")},
              {QStringLiteral("host"), QStringLiteral("Endpoint URI"), QStringLiteral("uri")},
              {QStringLiteral("tls-cert-path"),
               QStringLiteral("Folder with ca.pem, cert.pem, key.pem"), QStringLiteral("dir")},
              {QStringLiteral("no-tls-verify"),
-              QStringLiteral("Do not verify the server's certificate")}});
-        if (!p.parse(QStringList{QStringLiteral("backends")} + args.mid(1)) ||
-            p.positionalArguments().size() != 1) {
+              QStringLiteral("Do not verify the server's certificate")},
+             {QStringLiteral("kubeconfig"), QStringLiteral("Kubernetes: kubeconfig file"),
+              QStringLiteral("file")},
+             {QStringLiteral("context"), QStringLiteral("Kubernetes: context"),
+              QStringLiteral("name")},
+             {QStringLiteral("namespace"), QStringLiteral("Kubernetes: namespace"),
+              QStringLiteral("name")},
+             {QStringLiteral("set"),
+              QStringLiteral("Kubernetes pod setting KEY=VALUE, repeatable (list keys add an "
+                             "entry): %1")
+                  .arg(kubernetesSettingKeys().join(QStringLiteral(", "))),
+              QStringLiteral("key=value")}});
+        const auto usage = [] {
             err() << "usage: sandbox-studio backends add NAME --kind K [--host URI] "
-                     "[--tls-cert-path DIR] [--no-tls-verify]"
+                     "[--tls-cert-path DIR] [--no-tls-verify] [--kubeconfig F] [--context C] "
+                     "[--namespace N] [--set KEY=VALUE]..."
                   << Qt::endl;
             return ExitUsage;
-        }
+        };
+        if (!p.parse(QStringList{QStringLiteral("backends")} + args.mid(1)) ||
+            p.positionalArguments().size() != 1)
+            return usage();
         BackendProfile profile;
         profile.name = p.positionalArguments().value(0);
         profile.kind = p.value(QStringLiteral("kind"));
         profile.uri = p.value(QStringLiteral("host"));
         profile.certPath = p.value(QStringLiteral("tls-cert-path"));
         profile.tlsVerify = !p.isSet(QStringLiteral("no-tls-verify"));
+        const bool kubeOptions =
+            p.isSet(QStringLiteral("kubeconfig")) || p.isSet(QStringLiteral("context")) ||
+            p.isSet(QStringLiteral("namespace")) || p.isSet(QStringLiteral("set"));
+        if (kubeOptions && profile.kind != QLatin1String("kubernetes")) {
+            err() << "sandbox-studio: --kubeconfig, --context, --namespace and --set are for "
+                     "--kind kubernetes"
+                  << Qt::endl;
+            return ExitUsage;
+        }
+        QStringList settings;
+        for (const char *key : {"kubeconfig", "context", "namespace"})
+            if (p.isSet(QLatin1String(key)))
+                settings << QLatin1String(key) + u'=' + p.value(QLatin1String(key));
+        settings += p.values(QStringLiteral("set"));
+        for (const QString &kv : std::as_const(settings)) {
+            const qsizetype eq = kv.indexOf(u'=');
+            Result<void> set =
+                eq <= 0 ? fail(ErrorCode::InvalidArgument,
+                               QStringLiteral("--set needs KEY=VALUE, got '%1'").arg(kv))
+                        : setKubernetesSetting(profile.kubernetes, kv.left(eq), kv.mid(eq + 1));
+            if (!set) {
+                reportError(set.error(), false);
+                return ExitUsage;
+            }
+        }
         if (auto saved = store.save(profile); !saved) {
             reportError(saved.error(), false);
             return ExitUsage;
         }
+        return 0;
+    }
+    if (sub == QLatin1String("show")) {
+        auto found = store.find(args.value(1));
+        if (!found) {
+            reportError(found.error(), false);
+            return ExitUsage;
+        }
+        out << "name: " << found->name << "\nkind: " << found->kind
+            << "\nendpoint: " << found->endpointDisplay() << Qt::endl;
+        if (found->kind == QLatin1String("kubernetes"))
+            for (const auto &[key, entries] : kubernetesSettingValues(found->kubernetes))
+                for (const QString &entry : entries)
+                    out << key << ": "
+                        << (key == QLatin1String("rawManifest")
+                                ? QStringLiteral("(%1 lines)").arg(entry.count(u'\n') + 1)
+                                : entry)
+                        << Qt::endl;
         return 0;
     }
     if (sub == QLatin1String("remove")) {
@@ -1455,8 +1517,8 @@ int cmdBackends(const QStringList &args)
         }
         return 0;
     }
-    err() << "usage: sandbox-studio backends list | test [NAME] | add NAME --kind K ... | "
-             "remove NAME"
+    err() << "usage: sandbox-studio backends list | test [NAME] | show NAME | add NAME --kind "
+             "K ... | remove NAME"
           << Qt::endl;
     return ExitUsage;
 }

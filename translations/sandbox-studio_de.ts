@@ -445,6 +445,154 @@
         <source>Certificate folder</source>
         <translation>Zertifikatsordner</translation>
     </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>Ressourcen</translation>
+    </message>
+    <message>
+        <source>default: the run&apos;s limit</source>
+        <translation>Standard: das Limit des Laufs</translation>
+    </message>
+    <message>
+        <source>CPU request:</source>
+        <translation>CPU-Anforderung:</translation>
+    </message>
+    <message>
+        <source>CPU limit:</source>
+        <translation>CPU-Limit:</translation>
+    </message>
+    <message>
+        <source> (e.g. 500m, 2)</source>
+        <translation> (z. B. 500m, 2)</translation>
+    </message>
+    <message>
+        <source>Memory request:</source>
+        <translation>Speicheranforderung:</translation>
+    </message>
+    <message>
+        <source>Memory limit:</source>
+        <translation>Speicherlimit:</translation>
+    </message>
+    <message>
+        <source> (e.g. 1Gi)</source>
+        <translation> (z. B. 1Gi)</translation>
+    </message>
+    <message>
+        <source>Ephemeral storage:</source>
+        <translation>Flüchtiger Speicher:</translation>
+    </message>
+    <message>
+        <source>e.g. 2Gi</source>
+        <translation>z. B. 2Gi</translation>
+    </message>
+    <message>
+        <source>Runtime class:</source>
+        <translation>Runtime-Klasse:</translation>
+    </message>
+    <message>
+        <source>e.g. gvisor, kata</source>
+        <translation>z. B. gvisor, kata</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>The cluster ends a sandbox pod after this long even if Sandbox Studio is gone.</source>
+        <translation>Der Cluster beendet einen Sandbox-Pod nach dieser Zeit, auch wenn Sandbox Studio nicht mehr läuft.</translation>
+    </message>
+    <message>
+        <source>Pod deadline:</source>
+        <translation>Pod-Frist:</translation>
+    </message>
+    <message>
+        <source>How long to wait for a pod to be running (image pulls count).</source>
+        <translation>Wie lange auf einen laufenden Pod gewartet wird (Image-Downloads zählen mit).</translation>
+    </message>
+    <message>
+        <source>Start timeout:</source>
+        <translation>Start-Zeitlimit:</translation>
+    </message>
+    <message>
+        <source>Scheduling</source>
+        <translation>Scheduling</translation>
+    </message>
+    <message>
+        <source>Node selector:</source>
+        <translation>Node-Selektor:</translation>
+    </message>
+    <message>
+        <source>one key=value per line, e.g. disktype=ssd</source>
+        <translation>ein Schlüssel=Wert pro Zeile, z. B. disktype=ssd</translation>
+    </message>
+    <message>
+        <source>Tolerations:</source>
+        <translation>Tolerations:</translation>
+    </message>
+    <message>
+        <source>one per line: key=value:Effect, key:Effect (exists), * (all); NoExecute@seconds</source>
+        <translation>eine pro Zeile: key=value:Effect, key:Effect (exists), * (alle); NoExecute@Sekunden</translation>
+    </message>
+    <message>
+        <source>Service account:</source>
+        <translation>Dienstkonto:</translation>
+    </message>
+    <message>
+        <source>default: none</source>
+        <translation>Standard: keines</translation>
+    </message>
+    <message>
+        <source>Image registry:</source>
+        <translation>Image-Registry:</translation>
+    </message>
+    <message>
+        <source>prefix the cluster pulls from, e.g. registry.example.com/team</source>
+        <translation>Präfix, von dem der Cluster lädt, z. B. registry.example.com/team</translation>
+    </message>
+    <message>
+        <source>Pull policy:</source>
+        <translation>Pull-Richtlinie:</translation>
+    </message>
+    <message>
+        <source>Pull secrets:</source>
+        <translation>Pull-Secrets:</translation>
+    </message>
+    <message>
+        <source>one secret name per line</source>
+        <translation>ein Secret-Name pro Zeile</translation>
+    </message>
+    <message>
+        <source>Metadata</source>
+        <translation>Metadaten</translation>
+    </message>
+    <message>
+        <source>Labels:</source>
+        <translation>Labels:</translation>
+    </message>
+    <message>
+        <source>one key=value per line</source>
+        <translation>ein Schlüssel=Wert pro Zeile</translation>
+    </message>
+    <message>
+        <source>Annotations:</source>
+        <translation>Annotationen:</translation>
+    </message>
+    <message>
+        <source>Manifest</source>
+        <translation>Manifest</translation>
+    </message>
+    <message>
+        <source>Merged over the generated pod (YAML or JSON): objects merge key by key, null removes a key.</source>
+        <translation>Wird über den erzeugten Pod gelegt (YAML oder JSON): Objekte werden Schlüssel für Schlüssel zusammengeführt, null entfernt einen Schlüssel.</translation>
+    </message>
 </context>
 <context>
     <name>ClaudeDesktopDialog</name>

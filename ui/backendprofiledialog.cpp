@@ -11,7 +11,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -95,10 +98,88 @@ BackendProfileDialog::BackendProfileDialog(BackendProfileStore store, QWidget *p
     m_namespace = new QLineEdit(this);
     m_namespace->setObjectName(u"kubeNamespace"_s);
     m_namespace->setPlaceholderText(tr("default: the context's namespace"));
-    auto *kubeForm = new QFormLayout(m_kubeGroup);
-    kubeForm->addRow(tr("Kube&config:"), fileRow(m_kubeconfig, u"kubeconfig"_s, false));
-    kubeForm->addRow(tr("C&ontext:"), m_context);
-    kubeForm->addRow(tr("Na&mespace:"), m_namespace);
+    // The cluster, then every pod setting on its own tab; object names are the settings'
+    // keys (kubernetesSettingKeys()), which tests and the store share.
+    auto *kubeTabs = new QTabWidget(m_kubeGroup);
+    kubeTabs->setObjectName(u"kubernetesTabs"_s);
+    auto *kubeLayout = new QVBoxLayout(m_kubeGroup);
+    kubeLayout->addWidget(kubeTabs);
+    const auto tab = [kubeTabs](const QString &title) {
+        auto *page = new QWidget(kubeTabs);
+        kubeTabs->addTab(page, title);
+        return new QFormLayout(page);
+    };
+    const auto line = [this](const QString &key, const QString &placeholder) {
+        auto *edit = new QLineEdit(this);
+        edit->setObjectName(key);
+        edit->setPlaceholderText(placeholder);
+        m_kubeLines.insert(key, edit);
+        return edit;
+    };
+    const auto text = [this](const QString &key, const QString &placeholder) {
+        auto *edit = new QPlainTextEdit(this);
+        edit->setObjectName(key);
+        edit->setPlaceholderText(placeholder);
+        edit->setTabChangesFocus(true);
+        edit->setMaximumHeight(key == "rawManifest"_L1 ? QWIDGETSIZE_MAX : 72);
+        m_kubeTexts.insert(key, edit);
+        return edit;
+    };
+    const auto seconds = [this](const QString &key, int maximum) {
+        auto *spin = new QSpinBox(this);
+        spin->setObjectName(key);
+        spin->setRange(0, maximum);
+        spin->setSuffix(tr(" s"));
+        return spin;
+    };
+    auto *cluster = tab(tr("Cluster"));
+    cluster->addRow(tr("Kube&config:"), fileRow(m_kubeconfig, u"kubeconfig"_s, false));
+    cluster->addRow(tr("C&ontext:"), m_context);
+    cluster->addRow(tr("Na&mespace:"), m_namespace);
+
+    auto *resources = tab(tr("Resources"));
+    const QString fromRun = tr("default: the run's limit");
+    resources->addRow(tr("CPU request:"), line(u"cpuRequest"_s, fromRun));
+    resources->addRow(tr("CPU limit:"), line(u"cpuLimit"_s, fromRun + tr(" (e.g. 500m, 2)")));
+    resources->addRow(tr("Memory request:"), line(u"memoryRequest"_s, fromRun));
+    resources->addRow(tr("Memory limit:"), line(u"memoryLimit"_s, fromRun + tr(" (e.g. 1Gi)")));
+    resources->addRow(tr("Ephemeral storage:"), line(u"ephemeralStorage"_s, tr("e.g. 2Gi")));
+    resources->addRow(tr("Runtime class:"), line(u"runtimeClassName"_s, tr("e.g. gvisor, kata")));
+    m_activeDeadline = seconds(u"activeDeadlineSeconds"_s, 30 * 24 * 3600);
+    m_activeDeadline->setSpecialValueText(tr("none"));
+    m_activeDeadline->setToolTip(
+        tr("The cluster ends a sandbox pod after this long even if Sandbox Studio is gone."));
+    resources->addRow(tr("Pod deadline:"), m_activeDeadline);
+    m_startTimeout = seconds(u"startTimeoutSeconds"_s, 24 * 3600);
+    m_startTimeout->setToolTip(tr("How long to wait for a pod to be running (image pulls count)."));
+    resources->addRow(tr("Start timeout:"), m_startTimeout);
+
+    auto *scheduling = tab(tr("Scheduling"));
+    scheduling->addRow(tr("Node selector:"),
+                       text(u"nodeSelector"_s, tr("one key=value per line, e.g. disktype=ssd")));
+    scheduling->addRow(tr("Tolerations:"),
+                       text(u"tolerations"_s, tr("one per line: key=value:Effect, key:Effect "
+                                                 "(exists), * (all); NoExecute@seconds")));
+    scheduling->addRow(tr("Service account:"), line(u"serviceAccountName"_s, tr("default: none")));
+    scheduling->addRow(tr("Image registry:"),
+                       line(u"imageRegistry"_s, tr("prefix the cluster pulls from, e.g. "
+                                                   "registry.example.com/team")));
+    m_pullPolicy = new QComboBox(this);
+    m_pullPolicy->setObjectName(u"imagePullPolicy"_s);
+    m_pullPolicy->addItems({u"IfNotPresent"_s, u"Always"_s, u"Never"_s});
+    scheduling->addRow(tr("Pull policy:"), m_pullPolicy);
+    scheduling->addRow(tr("Pull secrets:"),
+                       text(u"imagePullSecrets"_s, tr("one secret name per line")));
+
+    auto *metadata = tab(tr("Metadata"));
+    metadata->addRow(tr("Labels:"), text(u"labels"_s, tr("one key=value per line")));
+    metadata->addRow(tr("Annotations:"), text(u"annotations"_s, tr("one key=value per line")));
+
+    auto *manifest = tab(tr("Manifest"));
+    manifest->addRow(new QLabel(tr("Merged over the generated pod (YAML or JSON): objects "
+                                   "merge key by key, null removes a key."),
+                                this));
+    manifest->addRow(text(u"rawManifest"_s, u"spec:\n  priorityClassName: low"_s));
 
     m_message = new QLabel(this);
     m_message->setObjectName(u"profileMessage"_s);
@@ -144,7 +225,7 @@ BackendProfileDialog::BackendProfileDialog(BackendProfileStore store, QWidget *p
     });
 
     reloadList(m_store.currentName());
-    resize(760, 460);
+    resize(820, 560);
 }
 
 void BackendProfileDialog::reloadList(const QString &select)
@@ -186,7 +267,19 @@ void BackendProfileDialog::showProfile(const BackendProfile &p)
     m_kubeconfig->setText(p.kubernetes.kubeconfig);
     m_context->setText(p.kubernetes.context);
     m_namespace->setText(p.kubernetes.namespaceName);
-    m_kubeSettings = p.kubernetes; // what the form does not show stays as it was
+    for (QLineEdit *edit : std::as_const(m_kubeLines))
+        edit->clear();
+    for (QPlainTextEdit *edit : std::as_const(m_kubeTexts))
+        edit->clear();
+    for (const auto &[key, entries] : kubernetesSettingValues(p.kubernetes)) {
+        if (QLineEdit *lineEdit = m_kubeLines.value(key))
+            lineEdit->setText(entries.join(u' '));
+        else if (QPlainTextEdit *textEdit = m_kubeTexts.value(key))
+            textEdit->setPlainText(entries.join(u'\n'));
+    }
+    m_pullPolicy->setCurrentText(p.kubernetes.imagePullPolicy);
+    m_activeDeadline->setValue(int(p.kubernetes.activeDeadlineSeconds));
+    m_startTimeout->setValue(int(p.kubernetes.startTimeoutSeconds));
     for (QWidget *w :
          std::initializer_list<QWidget *>{m_name, m_kind, m_uri, m_tlsGroup, m_kubeGroup})
         w->setEnabled(!m_builtIn);
@@ -215,7 +308,7 @@ void BackendProfileDialog::updateKindFields()
         m_uri->setPlaceholderText(tr("from the kubeconfig"));
 }
 
-BackendProfile BackendProfileDialog::formProfile() const
+Result<BackendProfile> BackendProfileDialog::formProfile() const
 {
     BackendProfile p;
     p.name = m_name->text().trimmed();
@@ -226,10 +319,21 @@ BackendProfile BackendProfileDialog::formProfile() const
     p.certFile = m_certFile->text().trimmed();
     p.keyFile = m_keyFile->text().trimmed();
     p.tlsVerify = m_verify->isChecked();
-    p.kubernetes = m_kubeSettings;
     p.kubernetes.kubeconfig = m_kubeconfig->text().trimmed();
     p.kubernetes.context = m_context->text().trimmed();
     p.kubernetes.namespaceName = m_namespace->text().trimmed();
+    p.kubernetes.imagePullPolicy = m_pullPolicy->currentText();
+    p.kubernetes.activeDeadlineSeconds = m_activeDeadline->value();
+    p.kubernetes.startTimeoutSeconds = m_startTimeout->value();
+    if (p.kind != "kubernetes"_L1)
+        return p;
+    for (auto it = m_kubeLines.cbegin(); it != m_kubeLines.cend(); ++it)
+        if (auto set = setKubernetesSetting(p.kubernetes, it.key(), it.value()->text()); !set)
+            return std::unexpected(set.error());
+    for (auto it = m_kubeTexts.cbegin(); it != m_kubeTexts.cend(); ++it)
+        if (auto set = setKubernetesSetting(p.kubernetes, it.key(), it.value()->toPlainText());
+            !set)
+            return std::unexpected(set.error());
     return p;
 }
 
@@ -254,7 +358,12 @@ void BackendProfileDialog::addProfile()
 
 bool BackendProfileDialog::saveProfile()
 {
-    const BackendProfile p = formProfile();
+    const auto form = formProfile();
+    if (!form) {
+        showMessage(form.error().message, true);
+        return false;
+    }
+    const BackendProfile &p = *form;
     auto saved = m_store.save(p);
     if (!saved) {
         showMessage(saved.error().message, true);
@@ -286,7 +395,12 @@ void BackendProfileDialog::removeProfile()
 
 void BackendProfileDialog::testConnection()
 {
-    const BackendProfile p = formProfile();
+    const auto form = formProfile();
+    if (!form) {
+        showMessage(form.error().message, true);
+        return;
+    }
+    const BackendProfile p = *form;
     const int generation = ++m_testGeneration;
     m_test->setEnabled(false);
     showMessage(tr("Connecting to %1…").arg(p.describe()), false);

@@ -4,6 +4,7 @@
 #include "session/backendprofiles.h"
 
 #include <QDialog>
+#include <QHash>
 
 class QCheckBox;
 class QComboBox;
@@ -13,11 +14,15 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPlainTextEdit;
 class QPushButton;
+class QSpinBox;
 
 /// Backend profiles: the list on the left (built-ins first, read-only), the selected
 /// profile's settings on the right: kind, endpoint, TLS certificate folder and files, server
-/// verification, and for kind "kubernetes" the kubeconfig, context and namespace. Add,
+/// verification, and for kind "kubernetes" the cluster (kubeconfig, context, namespace)
+/// and every pod setting of KubernetesSettings on tabs (Resources, Scheduling, Metadata,
+/// Manifest; lists one entry per line, as setKubernetesSetting() takes them). Add,
 /// Save, Remove; Test connection pings the engine on a worker and shows its name and
 /// version, or the error naming the profile and the endpoint. Edits go to store.
 class BackendProfileDialog final : public QDialog
@@ -30,7 +35,8 @@ public:
     /// Selects the profile named name in the list (false when there is none).
     bool selectProfile(const QString &name);
     /// The profile as the form shows it now (name, kind, endpoint, files, options).
-    sandbox::BackendProfile formProfile() const;
+    /// Errors: InvalidArgument naming the Kubernetes field whose text is not valid.
+    sandbox::Result<sandbox::BackendProfile> formProfile() const;
     /// Text of the last connection test ("Podman 4.3.1 (API 1.41) at unix://...").
     QString testResult() const;
     const sandbox::BackendProfileStore &store() const { return m_store; }
@@ -76,8 +82,14 @@ private:
     QLineEdit *m_kubeconfig;
     QLineEdit *m_context;
     QLineEdit *m_namespace;
+    /// Kubernetes pod settings shown as one line each, by kubernetesSettingKeys() key.
+    QHash<QString, QLineEdit *> m_kubeLines;
+    /// Kubernetes list settings (one entry per line) and the raw manifest, by key.
+    QHash<QString, QPlainTextEdit *> m_kubeTexts;
+    QComboBox *m_pullPolicy;
+    QSpinBox *m_activeDeadline;
+    QSpinBox *m_startTimeout;
     QLabel *m_message;
-    sandbox::KubernetesSettings m_kubeSettings;
     QString m_testResult;
     bool m_builtIn = false;
     int m_testGeneration = 0;

@@ -4,6 +4,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
+#include <algorithm>
 #include <yaml-cpp/yaml.h>
 
 namespace sandbox {
@@ -278,6 +280,253 @@ Result<KubernetesConnection> resolveKubernetesConnection(const KubernetesSetting
     if (c->namespaceName.isEmpty())
         c->namespaceName = QStringLiteral("default");
     return c;
+}
+
+namespace {
+
+using StringMember = QString KubernetesSettings::*;
+using MapMember = QMap<QString, QString> KubernetesSettings::*;
+
+const QList<std::pair<QString, StringMember>> &stringKeys()
+{
+    static const QList<std::pair<QString, StringMember>> keys = {
+        {QStringLiteral("kubeconfig"), &KubernetesSettings::kubeconfig},
+        {QStringLiteral("context"), &KubernetesSettings::context},
+        {QStringLiteral("namespace"), &KubernetesSettings::namespaceName},
+        {QStringLiteral("cpuRequest"), &KubernetesSettings::cpuRequest},
+        {QStringLiteral("cpuLimit"), &KubernetesSettings::cpuLimit},
+        {QStringLiteral("memoryRequest"), &KubernetesSettings::memoryRequest},
+        {QStringLiteral("memoryLimit"), &KubernetesSettings::memoryLimit},
+        {QStringLiteral("ephemeralStorage"), &KubernetesSettings::ephemeralStorage},
+        {QStringLiteral("runtimeClassName"), &KubernetesSettings::runtimeClassName},
+        {QStringLiteral("serviceAccountName"), &KubernetesSettings::serviceAccountName},
+        {QStringLiteral("imagePullPolicy"), &KubernetesSettings::imagePullPolicy},
+        {QStringLiteral("imageRegistry"), &KubernetesSettings::imageRegistry},
+        {QStringLiteral("rawManifest"), &KubernetesSettings::rawManifest},
+    };
+    return keys;
+}
+
+const QList<std::pair<QString, qint64 KubernetesSettings::*>> &numberKeys()
+{
+    static const QList<std::pair<QString, qint64 KubernetesSettings::*>> keys = {
+        {QStringLiteral("activeDeadlineSeconds"), &KubernetesSettings::activeDeadlineSeconds},
+        {QStringLiteral("startTimeoutSeconds"), &KubernetesSettings::startTimeoutSeconds},
+    };
+    return keys;
+}
+
+const QList<std::pair<QString, MapMember>> &mapKeys()
+{
+    static const QList<std::pair<QString, MapMember>> keys = {
+        {QStringLiteral("nodeSelector"), &KubernetesSettings::nodeSelector},
+        {QStringLiteral("labels"), &KubernetesSettings::labels},
+        {QStringLiteral("annotations"), &KubernetesSettings::annotations},
+    };
+    return keys;
+}
+
+const QString TolerationsKey = QStringLiteral("tolerations");
+const QString PullSecretsKey = QStringLiteral("imagePullSecrets");
+
+std::unexpected<Error> settingError(const QString &key, const QString &entry, const QString &why)
+{
+    return fail(ErrorCode::InvalidArgument,
+                QStringLiteral("Kubernetes setting %1: '%2' %3").arg(key, entry, why));
+}
+
+/// Label (and annotation) keys: an optional DNS-subdomain prefix and '/', then a name of at
+/// most 63 characters, alphanumeric at both ends (Kubernetes "Labels and Selectors").
+bool validLabelKey(const QString &key)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^(?:[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?/"
+                       ")?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"));
+    return re.match(key).hasMatch();
+}
+
+bool validLabelValue(const QString &value)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"));
+    return re.match(value).hasMatch();
+}
+
+Result<KubernetesToleration> parseToleration(const QString &text)
+{
+    KubernetesToleration t;
+    if (text == u"*") {
+        t.op = QStringLiteral("Exists");
+        return t;
+    }
+    QString rest = text;
+    if (const qsizetype at = rest.lastIndexOf(u'@'); at >= 0) {
+        bool ok = false;
+        t.tolerationSeconds = rest.mid(at + 1).toLongLong(&ok);
+        if (!ok || t.tolerationSeconds < 0)
+            return settingError(TolerationsKey, text,
+                                QStringLiteral("has no whole seconds after '@'"));
+        rest.truncate(at);
+    }
+    if (const qsizetype colon = rest.lastIndexOf(u':'); colon >= 0) {
+        t.effect = rest.mid(colon + 1);
+        static const QStringList effects{QStringLiteral("NoSchedule"),
+                                         QStringLiteral("PreferNoSchedule"),
+                                         QStringLiteral("NoExecute")};
+        if (!effects.contains(t.effect))
+            return settingError(
+                TolerationsKey, text,
+                QStringLiteral("has an unknown effect (NoSchedule, PreferNoSchedule or "
+                               "NoExecute)"));
+        rest.truncate(colon);
+    }
+    if (t.tolerationSeconds >= 0 && t.effect != u"NoExecute")
+        return settingError(TolerationsKey, text, QStringLiteral("has @seconds without NoExecute"));
+    if (const qsizetype eq = rest.indexOf(u'='); eq >= 0) {
+        t.key = rest.left(eq);
+        t.value = rest.mid(eq + 1);
+        if (!validLabelValue(t.value))
+            return settingError(TolerationsKey, text, QStringLiteral("has an invalid value"));
+    } else {
+        t.key = rest;
+        t.op = QStringLiteral("Exists");
+    }
+    if (t.key.isEmpty() ? t.op != u"Exists" : !validLabelKey(t.key))
+        return settingError(TolerationsKey, text, QStringLiteral("has an invalid key"));
+    return t;
+}
+
+} // namespace
+
+QStringList kubernetesSettingKeys()
+{
+    QStringList keys;
+    for (const auto &[key, member] : stringKeys())
+        keys << key;
+    for (const auto &[key, member] : numberKeys())
+        keys << key;
+    keys << QStringLiteral("nodeSelector") << TolerationsKey << PullSecretsKey
+         << QStringLiteral("labels") << QStringLiteral("annotations");
+    return keys;
+}
+
+bool kubernetesSettingIsList(const QString &key)
+{
+    return key == TolerationsKey || key == PullSecretsKey ||
+           std::any_of(mapKeys().cbegin(), mapKeys().cend(),
+                       [&](const auto &entry) { return entry.first == key; });
+}
+
+Result<void> setKubernetesSetting(KubernetesSettings &settings, const QString &key,
+                                  const QString &value)
+{
+    for (const auto &[k, member] : stringKeys()) {
+        if (k != key)
+            continue;
+        const QString v = key == u"rawManifest" ? value : value.trimmed();
+        if (key == u"imagePullPolicy" && !v.isEmpty() &&
+            !QStringList{QStringLiteral("Always"), QStringLiteral("IfNotPresent"),
+                         QStringLiteral("Never")}
+                 .contains(v))
+            return settingError(key, v, QStringLiteral("is not Always, IfNotPresent or Never"));
+        settings.*member =
+            v.isEmpty() && key == u"imagePullPolicy" ? KubernetesSettings{}.imagePullPolicy : v;
+        return {};
+    }
+    for (const auto &[k, member] : numberKeys()) {
+        if (k != key)
+            continue;
+        bool ok = false;
+        const qint64 n = value.trimmed().toLongLong(&ok);
+        if (!ok || n < 0)
+            return settingError(key, value, QStringLiteral("is not a whole number of seconds"));
+        settings.*member = n;
+        return {};
+    }
+    if (!kubernetesSettingIsList(key))
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("Unknown Kubernetes setting '%1' (known: %2)")
+                        .arg(key, kubernetesSettingKeys().join(QStringLiteral(", "))));
+    const QStringList entries = value.split(u'\n');
+    for (QString entry : entries) {
+        entry = entry.trimmed();
+        if (entry.isEmpty())
+            continue;
+        if (key == TolerationsKey) {
+            auto t = parseToleration(entry);
+            if (!t)
+                return std::unexpected(t.error());
+            settings.tolerations.append(*t);
+            continue;
+        }
+        if (key == PullSecretsKey) {
+            if (!validLabelKey(entry) || entry.contains(u'/'))
+                return settingError(key, entry, QStringLiteral("is not a secret name"));
+            if (!settings.imagePullSecrets.contains(entry))
+                settings.imagePullSecrets.append(entry);
+            continue;
+        }
+        const qsizetype eq = entry.indexOf(u'=');
+        if (eq <= 0)
+            return settingError(key, entry, QStringLiteral("is not key=value"));
+        const QString k = entry.left(eq).trimmed();
+        const QString v = entry.mid(eq + 1).trimmed();
+        if (!validLabelKey(k))
+            return settingError(key, entry, QStringLiteral("has an invalid key"));
+        if (key != u"annotations" && !validLabelValue(v))
+            return settingError(
+                key, entry,
+                QStringLiteral("has an invalid value (at most 63 letters, digits, '-', '_' or "
+                               "'.', alphanumeric at both ends)"));
+        for (const auto &[mk, member] : mapKeys())
+            if (mk == key)
+                (settings.*member).insert(k, v);
+    }
+    return {};
+}
+
+QString formatKubernetesToleration(const KubernetesToleration &t)
+{
+    if (t.key.isEmpty() && t.op == u"Exists" && t.effect.isEmpty() && t.tolerationSeconds < 0)
+        return QStringLiteral("*");
+    QString text = t.key;
+    if (t.op != u"Exists")
+        text += u'=' + t.value;
+    if (!t.effect.isEmpty())
+        text += u':' + t.effect;
+    if (t.tolerationSeconds >= 0)
+        text += u'@' + QString::number(t.tolerationSeconds);
+    return text;
+}
+
+QList<std::pair<QString, QStringList>> kubernetesSettingValues(const KubernetesSettings &settings)
+{
+    const KubernetesSettings defaults;
+    QList<std::pair<QString, QStringList>> out;
+    for (const auto &[key, member] : stringKeys())
+        if (settings.*member != defaults.*member)
+            out.append({key, {settings.*member}});
+    for (const auto &[key, member] : numberKeys())
+        if (settings.*member != defaults.*member)
+            out.append({key, {QString::number(settings.*member)}});
+    for (const QString &key : kubernetesSettingKeys()) {
+        QStringList entries;
+        if (key == TolerationsKey) {
+            for (const KubernetesToleration &t : settings.tolerations)
+                entries << formatKubernetesToleration(t);
+        } else if (key == PullSecretsKey) {
+            entries = settings.imagePullSecrets;
+        } else {
+            for (const auto &[mk, member] : mapKeys())
+                if (mk == key)
+                    for (auto it = (settings.*member).cbegin(); it != (settings.*member).cend();
+                         ++it)
+                        entries << it.key() + u'=' + it.value();
+        }
+        if (!entries.isEmpty())
+            out.append({key, entries});
+    }
+    return out;
 }
 
 } // namespace sandbox

@@ -78,6 +78,38 @@ struct KubernetesConnection
     QString display() const;
 };
 
+/// The KubernetesSettings keys as backend profiles store them and `sandbox-studio backends
+/// add --set KEY=VALUE` takes them, in a fixed order: kubeconfig, context, namespace,
+/// cpuRequest, cpuLimit, memoryRequest, memoryLimit, ephemeralStorage, runtimeClassName,
+/// serviceAccountName, imagePullPolicy, imageRegistry, rawManifest, activeDeadlineSeconds,
+/// startTimeoutSeconds (scalars), then nodeSelector, tolerations, imagePullSecrets, labels,
+/// annotations (lists).
+QStringList kubernetesSettingKeys();
+
+/// Whether key names a list (several entries; setKubernetesSetting() adds to it).
+bool kubernetesSettingIsList(const QString &key);
+
+/// Sets key of settings from text. Scalars replace the value (quantities such as "500m" or
+/// "1Gi" as Kubernetes writes them; the two *Seconds keys whole seconds >= 0;
+/// imagePullPolicy Always, IfNotPresent or Never). List keys add one entry per non-empty
+/// line of value: nodeSelector and labels "key=value" (Kubernetes label syntax),
+/// annotations "key=value" (any value), imagePullSecrets a secret name, tolerations
+/// "key[=value][:Effect][@seconds]" (without "=value" the operator is Exists; "*" tolerates
+/// every taint; Effect NoSchedule, PreferNoSchedule or NoExecute; "@seconds" only with
+/// NoExecute), as core/v1 Toleration. Errors: InvalidArgument naming the key and the
+/// entry (unknown key, missing '=', invalid label key or value, unknown effect, not a
+/// number); settings keep what was set before the bad entry.
+Result<void> setKubernetesSetting(KubernetesSettings &settings, const QString &key,
+                                  const QString &value);
+
+/// The settings that differ from the defaults, as (key, entries) in kubernetesSettingKeys()
+/// order: a scalar has one entry, a list one entry per element in the text
+/// setKubernetesSetting() takes, so feeding each entry back gives the same settings.
+QList<std::pair<QString, QStringList>> kubernetesSettingValues(const KubernetesSettings &settings);
+
+/// A toleration in the text setKubernetesSetting() takes ("gpu=true:NoSchedule", "*").
+QString formatKubernetesToleration(const KubernetesToleration &toleration);
+
 /// Parses kubeconfig YAML (files in order, as $KUBECONFIG merges them: the first file that
 /// names a context, cluster or user wins; current-context from the first file that sets
 /// it) and resolves context (empty = current-context). Reads clusters (server,

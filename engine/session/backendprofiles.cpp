@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backendprofiles.h"
 
+#include "runtime/kubernetesruntime.h"
+
+#include <QDebug>
 #include <QDir>
 #include <QSettings>
 #include <QStandardPaths>
@@ -18,35 +21,13 @@ QString defaultPath()
     return QDir(config).filePath(QStringLiteral("sandbox-studio/backends.conf"));
 }
 
-/// KubernetesSettings members kept in the store, by key (kind "kubernetes").
-const QList<std::pair<QString, QString KubernetesSettings::*>> &kubeKeys()
-{
-    static const QList<std::pair<QString, QString KubernetesSettings::*>> keys = {
-        {QStringLiteral("kubeconfig"), &KubernetesSettings::kubeconfig},
-        {QStringLiteral("context"), &KubernetesSettings::context},
-        {QStringLiteral("namespace"), &KubernetesSettings::namespaceName},
-        {QStringLiteral("cpuRequest"), &KubernetesSettings::cpuRequest},
-        {QStringLiteral("cpuLimit"), &KubernetesSettings::cpuLimit},
-        {QStringLiteral("memoryRequest"), &KubernetesSettings::memoryRequest},
-        {QStringLiteral("memoryLimit"), &KubernetesSettings::memoryLimit},
-        {QStringLiteral("ephemeralStorage"), &KubernetesSettings::ephemeralStorage},
-        {QStringLiteral("runtimeClassName"), &KubernetesSettings::runtimeClassName},
-        {QStringLiteral("serviceAccountName"), &KubernetesSettings::serviceAccountName},
-        {QStringLiteral("imagePullPolicy"), &KubernetesSettings::imagePullPolicy},
-        {QStringLiteral("imageRegistry"), &KubernetesSettings::imageRegistry},
-        {QStringLiteral("rawManifest"), &KubernetesSettings::rawManifest},
-    };
-    return keys;
-}
-
 QStringList knownKeys()
 {
     QStringList keys{QStringLiteral("name"),    QStringLiteral("kind"),
                      QStringLiteral("uri"),     QStringLiteral("certPath"),
                      QStringLiteral("caFile"),  QStringLiteral("certFile"),
                      QStringLiteral("keyFile"), QStringLiteral("tlsVerify")};
-    for (const auto &[key, member] : kubeKeys())
-        keys << key;
+    keys += kubernetesSettingKeys();
     return keys;
 }
 
@@ -84,9 +65,18 @@ QList<BackendProfile> BackendProfileStore::stored() const
         p.certFile = settings.value(QStringLiteral("certFile")).toString();
         p.keyFile = settings.value(QStringLiteral("keyFile")).toString();
         p.tlsVerify = settings.value(QStringLiteral("tlsVerify"), true).toBool();
-        for (const auto &[key, member] : kubeKeys())
-            if (settings.contains(key))
-                p.kubernetes.*member = settings.value(key).toString();
+        for (const QString &key : kubernetesSettingKeys()) {
+            if (!settings.contains(key))
+                continue;
+            const QVariant value = settings.value(key);
+            // A list key holds one entry per element; a hand-edited file's bad entry is
+            // said and left out rather than losing the whole profile.
+            const QStringList entries =
+                kubernetesSettingIsList(key) ? value.toStringList() : QStringList{value.toString()};
+            for (const QString &entry : entries)
+                if (auto set = setKubernetesSetting(p.kubernetes, key, entry); !set)
+                    qWarning().noquote() << m_path << p.name << set.error().message;
+        }
         for (const QString &key : settings.childKeys())
             if (!knownKeys().contains(key))
                 p.options.insert(key, settings.value(key));
@@ -113,12 +103,10 @@ void BackendProfileStore::write(const QList<BackendProfile> &list)
         settings.setValue(QStringLiteral("certFile"), p.certFile);
         settings.setValue(QStringLiteral("keyFile"), p.keyFile);
         settings.setValue(QStringLiteral("tlsVerify"), p.tlsVerify);
-        if (p.kind == QLatin1String("kubernetes")) {
-            const KubernetesSettings defaults;
-            for (const auto &[key, member] : kubeKeys())
-                if (p.kubernetes.*member != defaults.*member)
-                    settings.setValue(key, p.kubernetes.*member);
-        }
+        if (p.kind == QLatin1String("kubernetes"))
+            for (const auto &[key, entries] : kubernetesSettingValues(p.kubernetes))
+                settings.setValue(key, kubernetesSettingIsList(key) ? QVariant(entries)
+                                                                    : QVariant(entries.first()));
         for (auto it = p.options.cbegin(); it != p.options.cend(); ++it)
             if (!knownKeys().contains(it.key()))
                 settings.setValue(it.key(), it.value());
@@ -186,6 +174,16 @@ Result<void> BackendProfileStore::save(const BackendProfile &profile)
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("Profile '%1': Docker over TLS needs a host (tcp://HOST:2376)")
                         .arg(name));
+    if (profile.kind == QLatin1String("kubernetes")) {
+        // The pod settings must make a pod: the raw manifest parses and merges.
+        QStringList notes;
+        if (auto pod =
+                buildPodManifest(SandboxSpec{}, profile.kubernetes, QStringLiteral("sandbox-check"),
+                                 QStringLiteral("default"), &notes);
+            !pod)
+            return fail(ErrorCode::InvalidArgument,
+                        QStringLiteral("Profile '%1': %2").arg(name, pod.error().message));
+    }
     BackendProfile p = profile;
     p.name = name;
     QList<BackendProfile> list = stored();

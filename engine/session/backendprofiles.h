@@ -11,9 +11,9 @@ namespace sandbox {
 /// The user's backend profiles, shared by the GUI, the CLI and the MCP server: a QSettings
 /// file (INI) at $SANDBOX_STUDIO_PROFILES, else <config>/sandbox-studio/backends.conf.
 /// "Local Docker" and "Local Podman" always exist (built in, not stored, not removable).
-/// Kind "kubernetes" keeps KubernetesSettings' string members (kubeconfig, context,
-/// namespace, requests and limits, runtime class, ...); its maps and lists (node selector,
-/// tolerations, labels, annotations, pull secrets) are not stored yet.
+/// Kind "kubernetes" keeps every KubernetesSettings member that differs from its default,
+/// under the keys of kubernetesSettingKeys() (lists as INI lists of the entries
+/// setKubernetesSetting() takes).
 /// Not thread-safe; each front end makes its own store when it needs one.
 class BackendProfileStore
 {
@@ -31,7 +31,8 @@ public:
     /// Errors: NotFound listing the names there are.
     Result<BackendProfile> find(const QString &name) const;
     /// Adds or replaces (by name) a stored profile. Errors: InvalidArgument for an empty
-    /// name, a built-in's name, an unknown kind, or a TLS profile without a host.
+    /// name, a built-in's name, an unknown kind, a TLS profile without a host, or a
+    /// Kubernetes profile whose pod settings make no pod (buildPodManifest's message).
     Result<void> save(const BackendProfile &profile);
     /// Removes a stored profile. Errors: InvalidArgument for built-ins, NotFound.
     Result<void> remove(const QString &name);

@@ -60,6 +60,28 @@ check "an unknown profile lists the known ones" grep -q "No backend profile 'nos
 "$APP" backends add "Local Docker" --kind docker >/dev/null 2>"$tmp/err"
 check "a built-in name is refused" test $? -eq 2
 
+# A Kubernetes profile with pod settings, lists included, then shown back.
+"$APP" backends add gpus --kind kubernetes --context kind-dev --namespace sandboxes \
+    --set cpuRequest=250m --set runtimeClassName=gvisor --set nodeSelector=disktype=ssd \
+    --set tolerations=gpu=true:NoSchedule --set tolerations='dedicated:NoExecute@60' \
+    --set imagePullSecrets=regcred --set 'annotations=owner=Ana, Data' >"$tmp/out" 2>&1
+check "backends add --kind kubernetes --set exits 0" test $? -eq 0
+"$APP" backends show gpus >"$tmp/out" 2>&1
+check "backends show gives kind and namespace" bash -c "grep -qx 'kind: kubernetes' '$tmp/out' && grep -qx 'namespace: sandboxes' '$tmp/out'"
+check "backends show gives the pod settings" bash -c "grep -qx 'cpuRequest: 250m' '$tmp/out' && grep -qx 'runtimeClassName: gvisor' '$tmp/out' && grep -qx 'nodeSelector: disktype=ssd' '$tmp/out'"
+check "backends show gives both tolerations" bash -c "grep -qx 'tolerations: gpu=true:NoSchedule' '$tmp/out' && grep -qx 'tolerations: dedicated:NoExecute@60' '$tmp/out'"
+check "backends show keeps an annotation with a comma" grep -qx 'annotations: owner=Ana, Data' "$tmp/out"
+"$APP" backends add bad --kind kubernetes --set tolerations=gpu:NoRun >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "a bad toleration exits 2" test "$status" -eq 2
+check "a bad toleration is named" grep -q "tolerations: 'gpu:NoRun' has an unknown effect" "$tmp/err"
+"$APP" backends add bad --kind docker --set cpuRequest=1 >"$tmp/out" 2>"$tmp/err"
+check "--set on a docker profile exits 2" test $? -eq 2
+"$APP" backends list >"$tmp/out" 2>&1
+check "refused profiles are not stored" bash -c "! grep -q '^  bad ' '$tmp/out'"
+"$APP" backends remove gpus
+check "backends remove gpus exits 0" test $? -eq 0
+
 "$APP" backends remove fixture
 check "backends remove exits 0" test $? -eq 0
 "$APP" backends list >"$tmp/out" 2>&1

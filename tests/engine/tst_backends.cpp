@@ -2,6 +2,7 @@
 // Backend profiles (session/backendprofiles.h), their endpoints and the Docker client's
 // environment conventions, without an engine.
 #include "runtime/dockerruntime.h"
+#include "runtime/kubernetesruntime.h"
 #include "session/backendprofiles.h"
 #include "testsupport.h"
 
@@ -11,6 +12,7 @@
 #include <QTest>
 
 using namespace sandbox;
+using namespace Qt::StringLiterals;
 
 class TestBackends final : public QObject
 {
@@ -20,6 +22,9 @@ private Q_SLOTS:
     void init();
     void storeRoundTrip();
     void storeRefusesBadProfiles();
+    void kubernetesSettingsRoundTrip();
+    void kubernetesSettingsRefused_data();
+    void kubernetesSettingsRefused();
     void findByKind();
     void endpoints_data();
     void endpoints();
@@ -117,6 +122,98 @@ void TestBackends::storeRefusesBadProfiles()
     QVERIFY(!missing);
     QVERIFY2(missing.error().message.contains(QLatin1String("Local Podman")),
              qPrintable(missing.error().message));
+}
+
+void TestBackends::kubernetesSettingsRoundTrip()
+{
+    // Every pod setting, lists included, through the text form and the store file.
+    KubernetesSettings k;
+    const QList<std::pair<QString, QString>> entries = {
+        {u"cpuRequest"_s, u"250m"_s},
+        {u"memoryLimit"_s, u"1Gi"_s},
+        {u"runtimeClassName"_s, u"gvisor"_s},
+        {u"imagePullPolicy"_s, u"Never"_s},
+        {u"activeDeadlineSeconds"_s, u"600"_s},
+        {u"startTimeoutSeconds"_s, u"45"_s},
+        {u"nodeSelector"_s, u"disktype=ssd\nkubernetes.io/arch=amd64"_s},
+        {u"tolerations"_s, u"gpu=true:NoSchedule\ndedicated:NoExecute@300\n*"_s},
+        {u"imagePullSecrets"_s, u"regcred"_s},
+        {u"imagePullSecrets"_s, u"mirror-cred"_s}, // list keys add
+        {u"labels"_s, u"team=data"_s},
+        {u"annotations"_s, u"example.com/owner=Ana, Data Team \"ops\""_s},
+        {u"rawManifest"_s, u"spec:\n  priorityClassName: low\n"_s},
+    };
+    for (const auto &[key, value] : entries)
+        QVERIFY_RESULT(setKubernetesSetting(k, key, value));
+    QCOMPARE(k.nodeSelector.value(u"kubernetes.io/arch"_s), u"amd64"_s);
+    QCOMPARE(k.tolerations.size(), 3);
+    QCOMPARE(k.tolerations[0].op, u"Equal"_s);
+    QCOMPARE(k.tolerations[0].value, u"true"_s);
+    QCOMPARE(k.tolerations[1].op, u"Exists"_s);
+    QCOMPARE(k.tolerations[1].tolerationSeconds, 300);
+    QVERIFY(k.tolerations[2].key.isEmpty() && k.tolerations[2].op == u"Exists"_s);
+    QCOMPARE(k.imagePullSecrets, QStringList({u"regcred"_s, u"mirror-cred"_s}));
+    QCOMPARE(k.imagePullPolicy, u"Never"_s);
+    QCOMPARE(k.activeDeadlineSeconds, 600);
+
+    BackendProfile p;
+    p.name = u"gpu cluster"_s;
+    p.kind = u"kubernetes"_s;
+    p.kubernetes = k;
+    QVERIFY_RESULT(BackendProfileStore(storePath()).save(p));
+    auto back = BackendProfileStore(storePath()).find(p.name);
+    QVERIFY_RESULT(back);
+    QCOMPARE(kubernetesSettingValues(back->kubernetes), kubernetesSettingValues(k));
+    QCOMPARE(back->kubernetes.annotations.value(u"example.com/owner"_s),
+             u"Ana, Data Team \"ops\""_s);
+    QVERIFY(back->options.isEmpty()); // nothing of it mistaken for an unknown option
+
+    // The pod built from the stored profile carries them.
+    auto pod = buildPodManifest(SandboxSpec{}, back->kubernetes, u"p"_s, u"default"_s);
+    QVERIFY_RESULT(pod);
+    const QByteArray json = *pod;
+    for (const char *needle :
+         {"\"disktype\":\"ssd\"", "\"runtimeClassName\":\"gvisor\"", "\"tolerationSeconds\":300",
+          "\"mirror-cred\"", "\"priorityClassName\":\"low\"", "\"team\":\"data\""})
+        QVERIFY2(json.contains(needle), needle);
+
+    // A raw manifest that is not YAML is refused when saving, naming the profile.
+    p.kubernetes.rawManifest = u"spec: [unclosed"_s;
+    auto bad = BackendProfileStore(storePath()).save(p);
+    QVERIFY(!bad);
+    QVERIFY2(bad.error().message.contains(u"'gpu cluster'"_s), qPrintable(bad.error().message));
+}
+
+void TestBackends::kubernetesSettingsRefused_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("messageHas");
+    QTest::newRow("unknown key") << u"cpuQuota"_s << u"1"_s << u"known: kubeconfig"_s;
+    QTest::newRow("map without =") << u"labels"_s << u"team"_s << u"key=value"_s;
+    QTest::newRow("label value with space")
+        << u"labels"_s << u"team=data science"_s << u"invalid value"_s;
+    QTest::newRow("label key with space")
+        << u"nodeSelector"_s << u"disk type=ssd"_s << u"invalid key"_s;
+    QTest::newRow("unknown effect") << u"tolerations"_s << u"gpu:NoRun"_s << u"unknown effect"_s;
+    QTest::newRow("seconds without NoExecute")
+        << u"tolerations"_s << u"gpu:NoSchedule@30"_s << u"without NoExecute"_s;
+    QTest::newRow("deadline not a number")
+        << u"activeDeadlineSeconds"_s << u"1h"_s << u"whole number"_s;
+    QTest::newRow("pull policy") << u"imagePullPolicy"_s << u"Sometimes"_s << u"IfNotPresent"_s;
+    QTest::newRow("secret with slash") << u"imagePullSecrets"_s << u"ns/cred"_s << u"secret name"_s;
+}
+
+void TestBackends::kubernetesSettingsRefused()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    QFETCH(QString, messageHas);
+    KubernetesSettings k;
+    auto r = setKubernetesSetting(k, key, value);
+    QVERIFY(!r);
+    QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
+    QVERIFY2(r.error().message.contains(messageHas), qPrintable(r.error().message));
 }
 
 void TestBackends::findByKind()

@@ -14,9 +14,11 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLoggingCategory>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -158,6 +160,49 @@ void TestBackendProfiles::kubernetesFields()
     QCOMPARE(saved->kind, u"kubernetes"_s);
     QCOMPARE(saved->kubernetes.context, u"kind-dev"_s);
     QCOMPARE(saved->kubernetes.namespaceName, u"sandboxes"_s);
+
+    // The pod settings tabs: typed in, saved, shown again when the profile is picked.
+    child<QLineEdit>(&dialog, u"cpuRequest"_s)->setText(u"250m"_s);
+    child<QLineEdit>(&dialog, u"runtimeClassName"_s)->setText(u"gvisor"_s);
+    child<QSpinBox>(&dialog, u"activeDeadlineSeconds"_s)->setValue(900);
+    child<QComboBox>(&dialog, u"imagePullPolicy"_s)->setCurrentText(u"Never"_s);
+    child<QPlainTextEdit>(&dialog, u"nodeSelector"_s)
+        ->setPlainText(u"disktype=ssd\nkubernetes.io/arch=amd64\n"_s);
+    child<QPlainTextEdit>(&dialog, u"tolerations"_s)
+        ->setPlainText(u"gpu=true:NoSchedule\ndedicated:NoExecute@60"_s);
+    child<QPlainTextEdit>(&dialog, u"imagePullSecrets"_s)->setPlainText(u"regcred"_s);
+    child<QPlainTextEdit>(&dialog, u"labels"_s)->setPlainText(u"team=data"_s);
+    child<QPlainTextEdit>(&dialog, u"annotations"_s)->setPlainText(u"owner=Ana, Data"_s);
+    child<QPlainTextEdit>(&dialog, u"rawManifest"_s)
+        ->setPlainText(u"spec:\n  priorityClassName: low\n"_s);
+    QVERIFY(dialog.saveProfile());
+    saved = BackendProfileStore(storePath()).find(u"cluster"_s);
+    QVERIFY(saved);
+    const KubernetesSettings &k = saved->kubernetes;
+    QCOMPARE(k.cpuRequest, u"250m"_s);
+    QCOMPARE(k.runtimeClassName, u"gvisor"_s);
+    QCOMPARE(k.activeDeadlineSeconds, 900);
+    QCOMPARE(k.imagePullPolicy, u"Never"_s);
+    QCOMPARE(k.nodeSelector.size(), 2);
+    QCOMPARE(k.tolerations.size(), 2);
+    QCOMPARE(k.tolerations[1].tolerationSeconds, 60);
+    QCOMPARE(k.imagePullSecrets, QStringList{u"regcred"_s});
+    QCOMPARE(k.labels.value(u"team"_s), u"data"_s);
+    QCOMPARE(k.annotations.value(u"owner"_s), u"Ana, Data"_s);
+    QVERIFY(k.rawManifest.contains(u"priorityClassName"_s));
+    QVERIFY(dialog.selectProfile(u"Local Docker"_s));
+    QVERIFY(child<QPlainTextEdit>(&dialog, u"tolerations"_s)->toPlainText().isEmpty());
+    QVERIFY(dialog.selectProfile(u"cluster"_s));
+    QCOMPARE(child<QPlainTextEdit>(&dialog, u"tolerations"_s)->toPlainText(),
+             u"gpu=true:NoSchedule\ndedicated:NoExecute@60"_s);
+    QCOMPARE(child<QSpinBox>(&dialog, u"activeDeadlineSeconds"_s)->value(), 900);
+
+    // A bad entry is refused with the field named, and the stored profile is unchanged.
+    child<QPlainTextEdit>(&dialog, u"tolerations"_s)->setPlainText(u"gpu:NoRun"_s);
+    QVERIFY(!dialog.saveProfile());
+    QVERIFY2(child<QLabel>(&dialog, u"profileMessage"_s)->text().contains(u"tolerations"_s),
+             qPrintable(child<QLabel>(&dialog, u"profileMessage"_s)->text()));
+    QCOMPARE(BackendProfileStore(storePath()).find(u"cluster"_s)->kubernetes.tolerations.size(), 2);
 }
 
 void TestBackendProfiles::testConnection_data()
