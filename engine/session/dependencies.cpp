@@ -18,6 +18,11 @@
 #include <QThread>
 #include <csignal>
 #include <memory>
+#include <openssl/err.h>
+#include <openssl/objects.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
 
 Q_LOGGING_CATEGORY(lcDeps, "sandbox.dependencies", QtInfoMsg)
 
@@ -616,6 +621,59 @@ void addCaTrust(SandboxSpec &spec, QList<TarMember> &members, const QByteArray &
          {"SSL_CERT_FILE", "PIP_CERT", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
           "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "npm_config_cafile"})
         setEnv(spec.env, QLatin1String(var), path);
+}
+
+Result<QByteArray> javaTrustStore(const QByteArray &pemBundle)
+{
+    using X509Stack =
+        std::unique_ptr<STACK_OF(X509),
+                        decltype([](STACK_OF(X509) * s) { sk_X509_pop_free(s, X509_free); })>;
+    X509Stack certs(sk_X509_new_null());
+    std::unique_ptr<BIO, decltype(&BIO_free)> in(
+        BIO_new_mem_buf(pemBundle.constData(), int(pemBundle.size())), BIO_free);
+    if (!certs || !in)
+        return fail(ErrorCode::Internal, QStringLiteral("Out of memory building a trust store"));
+    while (X509 *cert = PEM_read_bio_X509(in.get(), nullptr, nullptr, nullptr))
+        if (!sk_X509_push(certs.get(), cert)) {
+            X509_free(cert);
+            return fail(ErrorCode::Internal,
+                        QStringLiteral("Out of memory building a trust store"));
+        }
+    ERR_clear_error(); // the end of the bundle reads as "no start line"
+    if (sk_X509_num(certs.get()) == 0)
+        return fail(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("The CA bundle holds no certificate a Java trust store can use"));
+    // Each certificate bag gets the attribute that makes the JDK load it as a trusted
+    // certificate entry (without it the JVM skips certificates that have no key).
+    ASN1_OBJECT *anyUsage = OBJ_nid2obj(NID_anyExtendedKeyUsage);
+    auto markTrusted = [](PKCS12_SAFEBAG *bag, void *usage) -> int {
+        return PKCS12_add1_attr_by_NID(bag, NID_oracle_jdk_trustedkeyusage, V_ASN1_OBJECT,
+                                       static_cast<const unsigned char *>(usage), -1);
+    };
+    std::unique_ptr<PKCS12, decltype(&PKCS12_free)> p12(
+        PKCS12_create_ex2("changeit", nullptr, nullptr, nullptr, certs.get(), 0, 0, 0, 0, 0,
+                          nullptr, nullptr, markTrusted, anyUsage),
+        PKCS12_free);
+    std::unique_ptr<BIO, decltype(&BIO_free)> out(BIO_new(BIO_s_mem()), BIO_free);
+    if (!p12 || !out || i2d_PKCS12_bio(out.get(), p12.get()) != 1) {
+        char why[256] = {};
+        ERR_error_string_n(ERR_get_error(), why, sizeof why);
+        return fail(
+            ErrorCode::Internal,
+            QStringLiteral("Could not build a Java trust store: %1").arg(QLatin1String(why)));
+    }
+    char *data = nullptr;
+    const long size = BIO_get_mem_data(out.get(), &data);
+    return QByteArray(data, qsizetype(size));
+}
+
+QStringList javaTrustOptions()
+{
+    return {QStringLiteral("-Djavax.net.ssl.trustStore=") +
+                QLatin1String(SandboxJavaTrustStorePath),
+            QStringLiteral("-Djavax.net.ssl.trustStoreType=PKCS12"),
+            QStringLiteral("-Djavax.net.ssl.trustStorePassword=changeit")};
 }
 
 // ---- Install phase ------------------------------------------------------------------------

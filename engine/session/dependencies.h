@@ -73,6 +73,20 @@ QByteArray hostCaBundle(QString *path = nullptr);
 /// CURL_CA_BUNDLE, GIT_SSL_CAINFO, npm_config_cafile).
 void addCaTrust(SandboxSpec &spec, QList<TarMember> &members, const QByteArray &bundle);
 
+/// Where a Java run finds the host's CA certificates (javaTrustStore()).
+inline constexpr auto SandboxJavaTrustStorePath = "/sandbox/.sandbox/java-trust.p12";
+
+/// A PKCS#12 trust store for the JVM (password "changeit") holding every certificate of
+/// the PEM bundle, each marked trusted for any purpose the way the JDK reads it (Oracle's
+/// trusted-key-usage attribute; what `openssl pkcs12 -export -nokeys -jdktrust
+/// anyExtendedKeyUsage` writes): the JVM ignores SSL_CERT_FILE, and Java images keep
+/// their own store on the read-only root. Errors: InvalidArgument when no certificate
+/// parses, Internal when OpenSSL cannot build the store.
+Result<QByteArray> javaTrustStore(const QByteArray &pemBundle);
+
+/// The `java` launcher options that make it use SandboxJavaTrustStorePath.
+QStringList javaTrustOptions();
+
 /// Sets NAME=value in env, replacing an existing NAME.
 void setEnv(QStringList &env, const QString &name, const QString &value);
 

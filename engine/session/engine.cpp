@@ -164,11 +164,13 @@ void fetchRequested(const RunRequest &request, const StepRunner &run, const Canc
 
 /// Runs the language's steps through run, then reads the OOM counter and collects the
 /// artifacts: shared by the fresh-sandbox path (Docker exec) and the pooled one (agent).
+/// programOptions go right after the run step's launcher (java -D... Main.java).
 void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
                   const RunObserver &observer, const CancelToken &cancel, const QString &codeFile,
                   const QHash<QString, QByteArray> &inputs, const QStringList &depsLinks,
-                  const StepRunner &run, const std::function<void()> &killSandbox,
-                  const LimitCounters &before, RunResult &result, Result<void> &error)
+                  const QStringList &programOptions, const StepRunner &run,
+                  const std::function<void()> &killSandbox, const LimitCounters &before,
+                  RunResult &result, Result<void> &error)
 {
     auto status = [&](const QString &s) {
         if (observer.onStatus)
@@ -219,7 +221,11 @@ void executeSteps(const LanguageDescriptor *lang, const RunRequest &request,
         restored = out.contains("restored");
     }
 
-    const QList<LanguageStep> steps = lang->stepsFor(codeFile, request.standard);
+    QList<LanguageStep> steps = lang->stepsFor(codeFile, request.standard);
+    for (LanguageStep &step : steps)
+        if (step.phase == LanguageStep::Phase::Run && !step.argv.isEmpty())
+            for (qsizetype i = 0; i < programOptions.size(); ++i)
+                step.argv.insert(1 + i, programOptions[i]);
     bool killed = false;
     for (const LanguageStep &step : steps) {
         ExecSpec exec;
@@ -805,6 +811,7 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
                               .join(QStringLiteral(", "))));
         useDependencies(*plan, depsVolume, spec, members, &depsLinks);
     }
+    QStringList programOptions;
     if (*network != NetworkMode::None && request.trustHostCa) {
         const QByteArray bundle = hostCaBundle();
         if (bundle.isEmpty())
@@ -812,6 +819,21 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
                                 "SSL_CERT_FILE, /etc/ssl/certs/ca-certificates.crt): the "
                                 "sandbox trusts its image's certificates only"));
         addCaTrust(spec, members, bundle);
+        // The JVM reads none of the variables: it gets a trust store of its own.
+        if (!bundle.isEmpty() && lang->id == QLatin1String("java")) {
+            if (auto store = javaTrustStore(bundle); store) {
+                members.append({QString::fromLatin1(SandboxJavaTrustStorePath)
+                                    .mid(qstrlen(SandboxWorkDir) + 1),
+                                TarMember::Type::File,
+                                *store,
+                                0644,
+                                {}});
+                programOptions = javaTrustOptions();
+            } else {
+                note(store.error().message + QStringLiteral(": Java trusts its image's "
+                                                            "certificates only"));
+            }
+        }
     }
     auto tar = makeTar(members);
     if (!tar)
@@ -919,7 +941,7 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
     };
     Result<void> failed;
     executeSteps(
-        lang, request, observer, cancel, codeFile, inputs, depsLinks, dockerRun,
+        lang, request, observer, cancel, codeFile, inputs, depsLinks, programOptions, dockerRun,
         [&] { m_runtime->kill(id); }, LimitCounters{}, result, failed);
     if (!failed)
         return std::unexpected(failed.error());
@@ -1030,8 +1052,8 @@ Engine::runPooled(SandboxPool &pool, const LanguageDescriptor &lang, const QStri
     }
     Result<void> failed;
     executeSteps(
-        &lang, request, observer, cancel, codeFile, inputs, {}, agentRun, [&] { broken = true; },
-        before, result, failed);
+        &lang, request, observer, cancel, codeFile, inputs, {}, {}, agentRun,
+        [&] { broken = true; }, before, result, failed);
     if (broken)
         (*lease)->discard(); // killed or failed mid-run: do not lend it again
     if (!failed)

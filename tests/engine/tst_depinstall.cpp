@@ -13,6 +13,7 @@
 #include <QTest>
 
 using namespace sandbox;
+using namespace Qt::StringLiterals;
 
 class TestDepInstall final : public QObject
 {
@@ -27,6 +28,8 @@ private Q_SLOTS:
     void rPackageFromLocalRepository();
     void interruptedInstallIsNotUsed();
     void networkedProgramTrustsHostCa();
+    void otherLanguagesTrustHostCa_data();
+    void otherLanguagesTrustHostCa();
     void cleanupTestCase();
 
 private:
@@ -337,6 +340,60 @@ void TestDepInstall::networkedProgramTrustsHostCa()
     QVERIFY_RESULT(untrusted.result);
     qInfo("without the host's CA: %s",
           qPrintable(QString::fromUtf8(untrusted.result->stdoutData).simplified()));
+}
+
+void TestDepInstall::otherLanguagesTrustHostCa_data()
+{
+    // Each language's own HTTPS client through the egress (registries this machine reaches).
+    // A handshake that fails prints "failed"; any HTTP status means TLS was trusted.
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("java (its own trust store)")
+        << u"java"_s
+        << u"import java.net.URI;\nimport java.net.http.*;\n"
+           "public class Fetch {\n  public static void main(String[] a) {\n    try {\n"
+           "      var r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("
+           "\"https://repo1.maven.org/maven2/junit/junit/maven-metadata.xml\")).build(), "
+           "HttpResponse.BodyHandlers.discarding());\n"
+           "      System.out.println(\"status \" + r.statusCode());\n"
+           "    } catch (Exception e) { System.out.println(\"failed \" + e); }\n  }\n}\n"_s;
+    QTest::newRow("javascript fetch")
+        << u"javascript"_s
+        << u"fetch('https://registry.npmjs.org/').then(r => console.log('status', r.status))"
+           ".catch(e => console.log('failed', e.cause ? e.cause.code : e.message));\n"_s;
+    QTest::newRow("go net/http")
+        << u"go"_s
+        << u"package main\n\nimport (\n\t\"fmt\"\n\t\"net/http\"\n)\n\nfunc main() {\n"
+           "\tr, err := http.Get(\"https://proxy.golang.org/\")\n\tif err != nil {\n"
+           "\t\tfmt.Println(\"failed\", err)\n\t\treturn\n\t}\n"
+           "\tfmt.Println(\"status\", r.StatusCode)\n}\n"_s;
+    QTest::newRow("r url()")
+        << u"r"_s
+        << u"con <- url('https://repo1.maven.org/maven2/junit/junit/maven-metadata.xml')\n"
+           "x <- tryCatch({ l <- readLines(con, n = 1, warn = FALSE); close(con); 'status 200' },"
+           " error = function(e) paste('failed', conditionMessage(e)))\ncat(x, '\\n')\n"_s;
+}
+
+void TestDepInstall::otherLanguagesTrustHostCa()
+{
+    QFETCH(QString, language);
+    QFETCH(QString, code);
+    RunRequest req = request(language, code);
+    req.network = NetworkMode::Host;
+    req.limits.timeoutMs = 120'000;
+    const Run trusted = run(req);
+    QVERIFY_RESULT(trusted.result);
+    const QString out = QString::fromUtf8(trusted.result->stdoutData + trusted.result->stderrData);
+    QVERIFY2(out.contains(u"status "_s) && !out.contains(u"failed"_s), qPrintable(out));
+    if (language == u"java") {
+        // Without the host's CA the JVM's own store decides: on this machine (a
+        // TLS-intercepting egress) the handshake fails, so the trust store above did it.
+        req.trustHostCa = false;
+        const Run untrusted = run(req);
+        QVERIFY_RESULT(untrusted.result);
+        const QString plain = QString::fromUtf8(untrusted.result->stdoutData);
+        QVERIFY2(plain.contains(u"failed"_s) && plain.contains(u"PKIX"_s), qPrintable(plain));
+    }
 }
 
 void TestDepInstall::cleanupTestCase()
