@@ -296,29 +296,21 @@ int cmdRun(const QStringList &args)
     if (!ok)
         return reportError(
             {ErrorCode::InvalidArgument, QStringLiteral("--pids takes a number"), {}}, json);
-    if (p.isSet(QStringLiteral("memory"))) {
-        req.limits.memoryBytes = parseBytes(p.value(QStringLiteral("memory")));
-        if (req.limits.memoryBytes < 0)
-            return reportError({ErrorCode::InvalidArgument,
-                                QStringLiteral("--memory takes a size such as 512m or 1g"),
-                                {}},
-                               json);
-    }
-    if (p.isSet(QStringLiteral("output-limit"))) {
-        req.limits.outputBytes = parseBytes(p.value(QStringLiteral("output-limit")));
-        if (req.limits.outputBytes < 0)
-            return reportError({ErrorCode::InvalidArgument,
-                                QStringLiteral("--output-limit takes a size such as 1m"),
-                                {}},
-                               json);
-    }
-    if (p.isSet(QStringLiteral("work-dir-size"))) {
-        req.limits.workDirBytes = parseBytes(p.value(QStringLiteral("work-dir-size")));
-        if (req.limits.workDirBytes < 0)
-            return reportError({ErrorCode::InvalidArgument,
-                                QStringLiteral("--work-dir-size takes a size such as 256m"),
-                                {}},
-                               json);
+    // Sizes: --memory 512m, --output-limit 1m, --work-dir-size 256m (bytes with k/m/g).
+    for (const auto &[option, field, example] :
+         {std::tuple{"memory", &Limits::memoryBytes, "512m or 1g"},
+          std::tuple{"output-limit", &Limits::outputBytes, "1m"},
+          std::tuple{"work-dir-size", &Limits::workDirBytes, "256m"}}) {
+        const QString name = QLatin1String(option);
+        if (!p.isSet(name))
+            continue;
+        req.limits.*field = parseBytes(p.value(name));
+        if (req.limits.*field < 0)
+            return reportError(
+                {ErrorCode::InvalidArgument,
+                 QStringLiteral("--%1 takes a size such as %2").arg(name, QLatin1String(example)),
+                 {}},
+                json);
     }
     const QString net = p.value(QStringLiteral("network"));
     if (net.isEmpty() || net == QLatin1String("none"))

@@ -525,6 +525,25 @@ struct Agent
         emit(JsonOut().str("ev", "error").num("id", id).str("message", message).done());
     }
 
+    /// A run that could not start: the error, then its exit (126, like a shell's "cannot
+    /// execute"), so the engine waiting for it is not left hanging.
+    void emitStartFailure(long long id, const std::string &message)
+    {
+        emitError(id, message);
+        emit(JsonOut()
+                 .str("ev", "exit")
+                 .num("id", id)
+                 .num("exit_code", 126)
+                 .num("signal", 0)
+                 .boolean("timed_out", false)
+                 .boolean("output_truncated", false)
+                 .num("duration_ms", 0)
+                 .num("max_rss_kb", 0)
+                 .num("user_ms", 0)
+                 .num("sys_ms", 0)
+                 .done());
+    }
+
     /// Writes what stdout takes without blocking. Returns false when stdout is gone.
     bool flush()
     {
@@ -745,19 +764,7 @@ void Agent::startRun(const Header &h)
         for (int fd : {inP[0], inP[1], outP[0], outP[1], errP[0], errP[1], execP[0], execP[1]})
             if (fd >= 0)
                 ::close(fd);
-        emitError(id, std::string("cannot create pipes: ") + strerror(err));
-        emit(JsonOut()
-                 .str("ev", "exit")
-                 .num("id", id)
-                 .num("exit_code", 126)
-                 .num("signal", 0)
-                 .boolean("timed_out", false)
-                 .boolean("output_truncated", false)
-                 .num("duration_ms", 0)
-                 .num("max_rss_kb", 0)
-                 .num("user_ms", 0)
-                 .num("sys_ms", 0)
-                 .done());
+        emitStartFailure(id, std::string("cannot create pipes: ") + strerror(err));
         return;
     }
 
@@ -863,19 +870,7 @@ void Agent::startRun(const Header &h)
         for (int fd : {inP[1], outP[0], errP[0], execP[0]})
             if (fd >= 0)
                 ::close(fd);
-        emitError(id, std::string("fork failed: ") + strerror(forkErr));
-        emit(JsonOut()
-                 .str("ev", "exit")
-                 .num("id", id)
-                 .num("exit_code", 126)
-                 .num("signal", 0)
-                 .boolean("timed_out", false)
-                 .boolean("output_truncated", false)
-                 .num("duration_ms", 0)
-                 .num("max_rss_kb", 0)
-                 .num("user_ms", 0)
-                 .num("sys_ms", 0)
-                 .done());
+        emitStartFailure(id, std::string("fork failed: ") + strerror(forkErr));
         return;
     }
     run->pid = pid;

@@ -3,6 +3,8 @@
 
 #include "session/engine.h"
 
+#include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QTest>
 #include <memory>
@@ -26,6 +28,24 @@ std::shared_ptr<Engine> requireEngine(const QString &language = QStringLiteral("
 
 /// Folder of the shared cases (../shared/cases next to the repository).
 QString casesDir();
+
+/// The shared cases of casesDir()/cases.json, in file order: all of them, or only those
+/// whose language is in $SANDBOX_CASE_LANGUAGES ("python,go") when set, and without the
+/// "network" ones (their installs need network and a dependency volume) when offline.
+/// Empty when the file cannot be read.
+QList<QJsonObject> sharedCases(bool offline);
+
+/// The request a shared case describes: its code, its input files (by base name), its
+/// libraries, a 120 s timeout and network none (a "network" case reaches registries in the
+/// install step only). Errors: IoError naming the file that cannot be read.
+Result<RunRequest> sharedCaseRequest(const QJsonObject &testCase);
+
+/// Checks r against testCase's "expect": exit_code / exit_code_nonzero, stdout_lines
+/// (exact lines, in order, others between), stdout_contains, stderr_contains,
+/// stdout_not_contains, artifacts_min (per MIME type; PNGs must be real images), files_out
+/// (artifact name -> exact text). Returns the first expectation that fails, followed by
+/// context; empty when all hold.
+QString sharedCaseMismatch(const QJsonObject &testCase, const RunResult &r, const QString &context);
 
 /// Containers that this test process created and left behind (must be none).
 int leftoverSandboxes(Engine &engine);

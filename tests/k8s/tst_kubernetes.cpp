@@ -929,29 +929,12 @@ void TestKubernetes::v4OnlyServer()
 
 void TestKubernetes::sharedCases_data()
 {
+    // Not the network cases: installs need a dependency volume, which a cluster does not have.
     QTest::addColumn<QJsonObject>("testCase");
-    QFile f(test::casesDir() + QStringLiteral("/cases.json"));
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    const QStringList languages =
-        qEnvironmentVariable("SANDBOX_CASE_LANGUAGES").split(u',', Qt::SkipEmptyParts);
-    for (const QJsonValue &v :
-         QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("cases")).toArray()) {
-        const QJsonObject c = v.toObject();
-        if (c.value(QStringLiteral("network")).toBool())
-            continue; // installs need a dependency volume, which a cluster does not have
-        if (!languages.isEmpty() &&
-            !languages.contains(c.value(QStringLiteral("language")).toString()))
-            continue;
+    const QList<QJsonObject> cases = test::sharedCases(true);
+    for (const QJsonObject &c : cases)
         QTest::newRow(qPrintable(c.value(QStringLiteral("id")).toString())) << c;
-    }
-}
-
-static QStringList strings(const QJsonValue &v)
-{
-    QStringList out;
-    for (const QJsonValue &s : v.toArray())
-        out << s.toString();
-    return out;
+    QVERIFY2(!cases.isEmpty(), "no shared cases selected");
 }
 
 void TestKubernetes::sharedCases()
@@ -962,73 +945,16 @@ void TestKubernetes::sharedCases()
     profile.kubernetes.kubeconfig = m_kubeconfig;
     auto engine = Engine::create(profile);
     QVERIFY_RESULT(engine);
-    const QString dir = test::casesDir();
-    RunRequest req;
-    req.origin = RunOrigin::Test;
-    req.language = testCase.value(QStringLiteral("language")).toString();
-    QFile code(dir + u'/' + testCase.value(QStringLiteral("file")).toString());
-    QVERIFY(code.open(QIODevice::ReadOnly));
-    req.code = QString::fromUtf8(code.readAll());
-    for (const QString &path : strings(testCase.value(QStringLiteral("files")))) {
-        QFile in(dir + u'/' + path);
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        req.files.append({path.section(u'/', -1), in.readAll()});
-    }
-    req.libraries = strings(testCase.value(QStringLiteral("libraries")));
-    req.limits.timeoutMs = 120'000;
-    req.network = NetworkMode::None;
-    auto result = (*engine)->runBlocking(req);
+    auto req = test::sharedCaseRequest(testCase);
+    QVERIFY_RESULT(req);
+    auto result = (*engine)->runBlocking(*req);
     QVERIFY_RESULT(result);
     const RunResult &r = *result;
-    const QString out = QString::fromUtf8(r.stdoutData);
-    const QString err = QString::fromUtf8(r.stderrData);
     const QString context = QStringLiteral("\n--- stdout:\n%1\n--- stderr:\n%2\n--- notes:\n%3")
-                                .arg(out, err, r.notes.join(u'\n'));
-    const QJsonObject expect = testCase.value(QStringLiteral("expect")).toObject();
-    if (expect.contains(QStringLiteral("exit_code")))
-        QVERIFY2(r.exitCode == expect.value(QStringLiteral("exit_code")).toInt(),
-                 qPrintable(QStringLiteral("exit code %1").arg(r.exitCode) + context));
-    if (expect.value(QStringLiteral("exit_code_nonzero")).toBool())
-        QVERIFY2(r.exitCode != 0, qPrintable(QStringLiteral("exit code 0") + context));
-    const QStringList lines = out.split(u'\n');
-    qsizetype at = 0;
-    for (const QString &want : strings(expect.value(QStringLiteral("stdout_lines")))) {
-        qsizetype found = -1;
-        for (qsizetype i = at; i < lines.size() && found < 0; ++i)
-            if (lines[i] == want)
-                found = i;
-        QVERIFY2(found >= 0, qPrintable(QStringLiteral("line '%1' missing").arg(want) + context));
-        at = found + 1;
-    }
-    for (const QString &want : strings(expect.value(QStringLiteral("stdout_contains"))))
-        QVERIFY2(out.contains(want),
-                 qPrintable(QStringLiteral("stdout lacks '%1'").arg(want) + context));
-    for (const QString &want : strings(expect.value(QStringLiteral("stderr_contains"))))
-        QVERIFY2(err.contains(want),
-                 qPrintable(QStringLiteral("stderr lacks '%1'").arg(want) + context));
-    for (const QString &bad : strings(expect.value(QStringLiteral("stdout_not_contains"))))
-        QVERIFY2(!out.contains(bad),
-                 qPrintable(QStringLiteral("stdout has '%1'").arg(bad) + context));
-    const QJsonObject artifactsMin = expect.value(QStringLiteral("artifacts_min")).toObject();
-    for (auto it = artifactsMin.begin(); it != artifactsMin.end(); ++it) {
-        int count = 0;
-        for (const Artifact &a : r.artifacts)
-            if (a.mimeType == it.key())
-                ++count;
-        QVERIFY2(count >= it.value().toInt(),
-                 qPrintable(QStringLiteral("%1 artifacts of type %2").arg(count).arg(it.key()) +
-                            context));
-    }
-    const QJsonObject filesOut = expect.value(QStringLiteral("files_out")).toObject();
-    for (auto it = filesOut.begin(); it != filesOut.end(); ++it) {
-        const Artifact *found = nullptr;
-        for (const Artifact &a : r.artifacts)
-            if (a.name == it.key())
-                found = &a;
-        QVERIFY2(found,
-                 qPrintable(QStringLiteral("file %1 not brought back").arg(it.key()) + context));
-        QCOMPARE(QString::fromUtf8(found->data), it.value().toString());
-    }
+                                .arg(QString::fromUtf8(r.stdoutData),
+                                     QString::fromUtf8(r.stderrData), r.notes.join(u'\n'));
+    const QString mismatch = test::sharedCaseMismatch(testCase, r, context);
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     QCOMPARE(podsLeft(), 0);
 }
 
