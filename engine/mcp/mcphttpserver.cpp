@@ -25,6 +25,7 @@
 #include <QTimer>
 #include <QUrl>
 #include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -771,7 +772,7 @@ void McpHttpServer::Private::handleModern(HttpConnection *conn, const Request &r
         if (srv)
             srv->closeConnection(cid);
     };
-    auto held = std::make_shared<QJsonValue>();
+    auto held = std::make_shared<std::optional<QJsonValue>>();
     auto streaming = std::make_shared<bool>(false);
     const QList<std::pair<QByteArray, QByteArray>> sseHeaders = {{"X-Accel-Buffering", "no"}};
     // The answer is one JSON body when nothing precedes the response, else an SSE stream
@@ -781,7 +782,7 @@ void McpHttpServer::Private::handleModern(HttpConnection *conn, const Request &r
             return;
         const bool response = v.isObject() && v.toObject().contains(u"id"_s) &&
                               !v.toObject().contains(u"method"_s);
-        if (!*streaming && response && held->isUndefined()) {
+        if (!*streaming && response && !held->has_value()) {
             *held = v;
             return;
         }
@@ -798,19 +799,20 @@ void McpHttpServer::Private::handleModern(HttpConnection *conn, const Request &r
         if (!owner || !guard)
             return;
         if (*streaming) {
-            if (!held->isUndefined())
-                guard->sseEvent(compactJson(*held));
+            if (held->has_value())
+                guard->sseEvent(compactJson(**held));
             guard->endSse();
             return;
         }
-        if (held->isUndefined()) {
+        if (!held->has_value()) {
             guard->respond(202, {}, {});
             return;
         }
         // An unknown method is 404 with the -32601 body (2026-07-28, "Protocol Version
         // Header"); every other error of a handler stays in-band.
-        const int code = held->toObject().value(u"error"_s).toObject().value(u"code"_s).toInt();
-        guard->respond(code == -32601 ? 404 : 200, {}, compactJson(*held));
+        const int code =
+            (*held)->toObject().value(u"error"_s).toObject().value(u"code"_s).toInt();
+        guard->respond(code == -32601 ? 404 : 200, {}, compactJson(**held));
     };
     server->handleMessage(cid, QJsonDocument(msg).toJson(QJsonDocument::Compact), reply, done);
 }

@@ -33,7 +33,8 @@ const requireFrom = createRequire(path.join(modules, 'noop.js'));
 const load = async (spec) => import(pathToFileURL(requireFrom.resolve(spec)).href);
 const { Client, StreamableHTTPClientTransport, ProtocolError } = await load('@modelcontextprotocol/client');
 const { StdioClientTransport } = await load('@modelcontextprotocol/client/stdio');
-const clientPkg = requireFrom('@modelcontextprotocol/client/package.json');
+import { readFileSync } from 'node:fs';
+const clientPkg = JSON.parse(readFileSync(path.join(modules, '@modelcontextprotocol/client/package.json'), 'utf8'));
 
 const MODERN = '2026-07-28';
 const PV = 'io.modelcontextprotocol/protocolVersion';
@@ -74,6 +75,30 @@ function sandboxesOf(pid) {
         req.on('error', (e) => reject(new Error(`dockerd is not answering on /var/run/docker.sock (start it: ./studio.sh services): ${e.message}`)));
         req.end();
     });
+}
+/// Ids of the engine process's sandboxes that run a process whose command line has `marker`.
+async function runningWith(pid, marker) {
+    const out = [];
+    for (const c of await sandboxesOf(pid)) {
+        if (c.State !== 'running') continue;
+        const top = await new Promise((resolve) => {
+            const req = http.request({ socketPath: '/var/run/docker.sock', path: `/v1.41/containers/${c.Id}/top?ps_args=-eo%20pid,args` }, (res) => {
+                let body = '';
+                res.on('data', (d) => (body += d));
+                res.on('end', () => {
+                    try {
+                        resolve(JSON.parse(body));
+                    } catch {
+                        resolve({});
+                    }
+                });
+            });
+            req.on('error', () => resolve({}));
+            req.end();
+        });
+        if ((top.Processes ?? []).some((p) => p.join(' ').includes(marker))) out.push(c.Id);
+    }
+    return out;
 }
 async function waitFor(fn, ms, step = 200) {
     const end = Date.now() + ms;
@@ -210,26 +235,29 @@ const bogus = await client.callTool({ name: 'execute_cell', arguments: { session
 check(bogus.isError === true && textOf(bogus).includes('Unknown session'), 'an unknown session id is an isError result', bogus);
 
 // --- cancellation --------------------------------------------------------------------------
-const nonPool = async () => (await sandboxesOf(serverPid)).filter((c) => !c.Labels?.['io.sandbox-studio.pool']);
+// The run starts `sleep 301` (py-subprocess is a warn finding: it runs); the sandbox running
+// it is found by its process list, whether it came from the warm pool or not.
+const marker = 'sleep 301';
 const controller = new AbortController();
 const longRun = client
     .callTool(
-        { name: 'execute_code', arguments: { language: 'python', code: 'import time\nprint("started", flush=True)\ntime.sleep(300)', timeout: 400 } },
+        { name: 'execute_code', arguments: { language: 'python', code: 'import subprocess\nprint("started", flush=True)\nsubprocess.run(["sleep", "301"])', timeout: 400 } },
         { signal: controller.signal, timeout: 600000 },
     )
     .then(
         (r) => ({ ok: r }),
         (e) => ({ err: e }),
     );
-const appeared = await waitFor(async () => (await nonPool()).length > 0, 30000);
-check(appeared, 'the long run has a sandbox while it runs');
+const running = await waitFor(async () => { const ids = await runningWith(serverPid, marker); return ids.length ? ids : undefined; }, 30000);
+check(running !== undefined, 'the long run has a sandbox while it runs (its process list shows sleep 301)');
 await sleep(1000);
 const t0 = Date.now();
 controller.abort('test cancels the run');
 const outcome = await longRun;
 check(outcome.err !== undefined, 'the cancelled request is abandoned by the client', outcome);
-const gone = await waitFor(async () => (await nonPool()).length === 0, 20000);
-check(gone, `${transportKind === 'http' ? 'closing the response stream' : 'notifications/cancelled'} removed the sandbox (${Date.now() - t0} ms)`, await nonPool());
+const remaining = async () => (await sandboxesOf(serverPid)).filter((c) => (running ?? []).includes(c.Id));
+const gone = await waitFor(async () => (await remaining()).length === 0, 20000);
+check(running !== undefined && gone, `${transportKind === 'http' ? 'closing the response stream' : 'notifications/cancelled'} removed the run's sandbox (${Date.now() - t0} ms)`, await remaining());
 const afterCancel = await client.callTool({ name: 'execute_code', arguments: { language: 'python', code: 'print("still here")' } });
 check(afterCancel.structuredContent?.stdout === 'still here\n', 'the server serves after a cancellation', afterCancel.structuredContent);
 
