@@ -289,8 +289,8 @@ void McpPanel::refreshClients()
     for (const McpClientInfo &c : clients) {
         auto *item = new QTreeWidgetItem(m_clients);
         item->setText(NameColumn, !c.name.isEmpty() ? c.name
-                                  : c.stateless  ? tr("(unnamed)")
-                                                 : tr("(initializing)"));
+                                  : c.stateless     ? tr("(unnamed)")
+                                                    : tr("(initializing)"));
         item->setText(VersionColumn, c.version);
         item->setText(TransportColumn, transportLabel(c.transport));
         item->setText(SessionColumn, c.connectionId.left(8));

@@ -470,8 +470,7 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
             return true;
         refuse(conn, 400,
                u"Bad Request: unsupported MCP-Protocol-Version %1 (supported: %2)"_s.arg(
-                   QString::fromLatin1(protocolHeader),
-                   mcpLegacyProtocolVersions().join(u", "_s)));
+                   QString::fromLatin1(protocolHeader), mcpLegacyProtocolVersions().join(u", "_s)));
         return false;
     };
     if (req.method != "POST" && !legacyProtocolHeaderOk())
@@ -562,8 +561,7 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
                    u"request per HTTP request"_s);
             return;
         }
-    } else if (isModern(doc.object()) ||
-               (modernHeader && doc.object().contains(u"method"_s))) {
+    } else if (isModern(doc.object()) || (modernHeader && doc.object().contains(u"method"_s))) {
         handleModern(conn, req, doc.object());
         return;
     }
@@ -724,12 +722,12 @@ void McpHttpServer::Private::handleModern(HttpConnection *conn, const Request &r
     if (isRequest) {
         const QByteArray methodHeader = req.header("mcp-method");
         if (methodHeader.isEmpty() || QString::fromLatin1(methodHeader) != method) {
-            reject(400, McpErrorHeaderMismatch,
-                   methodHeader.isEmpty()
-                       ? u"Header mismatch: the Mcp-Method header is required (body: %1)"_s.arg(
-                             method)
-                       : u"Header mismatch: Mcp-Method header value '%1' does not match body "
-                         u"value '%2'"_s.arg(QString::fromLatin1(methodHeader), method));
+            reject(
+                400, McpErrorHeaderMismatch,
+                methodHeader.isEmpty()
+                    ? u"Header mismatch: the Mcp-Method header is required (body: %1)"_s.arg(method)
+                    : u"Header mismatch: Mcp-Method header value '%1' does not match body "
+                      u"value '%2'"_s.arg(QString::fromLatin1(methodHeader), method));
             return;
         }
         const QString nameField = method == u"tools/call"_s || method == u"prompts/get"_s
@@ -780,8 +778,8 @@ void McpHttpServer::Private::handleModern(HttpConnection *conn, const Request &r
     auto reply = [guard, held, streaming, sseHeaders](const QJsonValue &v) {
         if (!guard)
             return;
-        const bool response = v.isObject() && v.toObject().contains(u"id"_s) &&
-                              !v.toObject().contains(u"method"_s);
+        const bool response =
+            v.isObject() && v.toObject().contains(u"id"_s) && !v.toObject().contains(u"method"_s);
         if (!*streaming && response && !held->has_value()) {
             *held = v;
             return;
@@ -810,8 +808,7 @@ void McpHttpServer::Private::handleModern(HttpConnection *conn, const Request &r
         }
         // An unknown method is 404 with the -32601 body (2026-07-28, "Protocol Version
         // Header"); every other error of a handler stays in-band.
-        const int code =
-            (*held)->toObject().value(u"error"_s).toObject().value(u"code"_s).toInt();
+        const int code = (*held)->toObject().value(u"error"_s).toObject().value(u"code"_s).toInt();
         guard->respond(code == -32601 ? 404 : 200, {}, compactJson(**held));
     };
     server->handleMessage(cid, QJsonDocument(msg).toJson(QJsonDocument::Compact), reply, done);

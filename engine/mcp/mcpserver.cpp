@@ -174,11 +174,11 @@ McpRequestError mcpCheckModernEnvelope(const QJsonObject &params)
 {
     const QJsonValue metaV = params.value(u"_meta"_s);
     if (!metaV.isObject())
-        return {InvalidParams,
-                u"Invalid params: _meta must be an object carrying %1 and %2 (MCP 2026-07-28)"_s
-                    .arg(QLatin1String(McpMetaProtocolVersion),
-                         QLatin1String(McpMetaClientCapabilities)),
-                {}};
+        return {
+            InvalidParams,
+            u"Invalid params: _meta must be an object carrying %1 and %2 (MCP 2026-07-28)"_s.arg(
+                QLatin1String(McpMetaProtocolVersion), QLatin1String(McpMetaClientCapabilities)),
+            {}};
     const QJsonObject meta = metaV.toObject();
     const QJsonValue pv = meta.value(QLatin1String(McpMetaProtocolVersion));
     if (!pv.isString() || pv.toString().isEmpty())
@@ -237,9 +237,9 @@ struct McpServer::Private
         McpClientInfo info;
         McpSend notify;
         bool initialized = false;
-        bool ephemeral = false; ///< McpConnectionOptions::ephemeral
-        QString owner;          ///< of notebooks created by modern requests
-        bool modern = false;    ///< a modern request was served here (era locked)
+        bool ephemeral = false;          ///< McpConnectionOptions::ephemeral
+        QString owner;                   ///< of notebooks created by modern requests
+        bool modern = false;             ///< a modern request was served here (era locked)
         QString logLevel;                ///< empty: the client did not ask for log messages
         QHash<QString, qint64> inflight; ///< idKey(request id) -> call id
         QStringList sessions;
@@ -607,7 +607,7 @@ void McpServer::Private::expireIdleNotebooks()
             idle << nb.id;
     for (const QString &id : std::as_const(idle)) {
         log(u"notebook session %1 unused for %2 min: closed"_s.arg(id).arg(statelessIdleMs /
-                                                                         60'000));
+                                                                           60'000));
         closeNotebook(id);
     }
 }
@@ -640,7 +640,10 @@ QJsonObject McpServer::discoverResult() const
 {
     return Private::modernResult(
         QJsonObject{
-            {u"supportedVersions"_s, QJsonArray::fromStringList(mcpModernProtocolVersions())},
+            // Every revision this server speaks, the modern ones first (the legacy
+            // ones through initialize); the same list an UnsupportedProtocolVersionError
+            // names.
+            {u"supportedVersions"_s, QJsonArray::fromStringList(mcpSupportedProtocolVersions())},
             {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, false}}},
                                             {u"logging"_s, QJsonObject{}}}},
             {u"instructions"_s, serverInstructions()}},
@@ -917,7 +920,8 @@ void McpServer::Private::handleModernRequest(const QString &connectionId, const 
             id, InvalidRequest,
             u"Invalid Request: this connection negotiated protocol %1 with initialize; "
             u"requests with a per-request _meta envelope (MCP %2) need a connection without "
-            u"initialize"_s.arg(c.info.protocolVersion, mcpModernProtocolVersions().join(u", "_s))));
+            u"initialize"_s.arg(c.info.protocolVersion,
+                                mcpModernProtocolVersions().join(u", "_s))));
         return;
     }
     if (const McpRequestError err = mcpCheckModernEnvelope(params); err.isError()) {
@@ -1147,8 +1151,8 @@ void McpServer::Private::finishCall(const std::shared_ptr<Call> &call, McpCallRe
     result.isError = result.isError || result.mcpResult.value(u"isError"_s).toBool();
     if (call->modern)
         result.mcpResult = modernResult(result.mcpResult, false);
-    if (auto nb = notebooks.find(call->notebookId); !call->notebookId.isEmpty() &&
-                                                    nb != notebooks.end()) {
+    if (auto nb = notebooks.find(call->notebookId);
+        !call->notebookId.isEmpty() && nb != notebooks.end()) {
         nb->busy = std::max(0, nb->busy - 1);
         nb->lastUsed = QDateTime::currentDateTimeUtc();
     }
@@ -1539,8 +1543,8 @@ McpServer::Private::Notebook *McpServer::Private::notebookFor(const std::shared_
     if (it == notebooks.end() || it->owner != call->owner) {
         *error = u"Unknown session \"%1\": create one with create_session (sessions end with "
                  u"close_session, when a stdio client or a 2025-era HTTP session goes away, or "
-                 u"after %2 min unused for stateless HTTP clients)."_s.arg(sid).arg(
-                     statelessIdleMs / 60'000);
+                 u"after %2 min unused for stateless HTTP clients)."_s.arg(sid)
+                     .arg(statelessIdleMs / 60'000);
         return nullptr;
     }
     if (call->notebookId.isEmpty()) {

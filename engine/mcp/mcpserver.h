@@ -89,8 +89,8 @@ struct McpClientInfo
     /// Revision in use: the one initialize negotiated ("2025-11-25"), or the one the last
     /// request's _meta declared ("2026-07-28"); empty before either.
     QString protocolVersion;
-    QDateTime connectedAt; ///< UTC
-    int callsInFlight = 0; ///< tools/call requests running now
+    QDateTime connectedAt;  ///< UTC
+    int callsInFlight = 0;  ///< tools/call requests running now
     bool stateless = false; ///< a modern (2026-07-28) client: no initialize, no MCP session
 };
 

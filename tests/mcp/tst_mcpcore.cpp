@@ -195,7 +195,9 @@ private Q_SLOTS:
         const QJsonObject d = request(1, u"server/discover"_s, {}, meta);
         const QJsonObject dr = d.value(u"result"_s).toObject();
         QCOMPARE(dr.value(u"resultType"_s).toString(), u"complete"_s);
-        QCOMPARE(dr.value(u"supportedVersions"_s).toArray(), QJsonArray{u"2026-07-28"_s});
+        QCOMPARE(dr.value(u"supportedVersions"_s).toArray(),
+                 QJsonArray::fromStringList(mcpSupportedProtocolVersions()));
+        QCOMPARE(dr.value(u"supportedVersions"_s).toArray().first(), u"2026-07-28"_s);
         QVERIFY(dr.value(u"capabilities"_s).toObject().contains(u"tools"_s));
         QVERIFY(dr.value(u"ttlMs"_s).isDouble());
         QCOMPARE(dr.value(u"_meta"_s)
@@ -227,8 +229,7 @@ private Q_SLOTS:
         bad.insert(u"io.modelcontextprotocol/protocolVersion"_s, u"2025-11-25"_s);
         const QJsonObject e2 = request(4, u"tools/list"_s, {}, bad);
         QCOMPARE(errorCode(e2), -32022);
-        QCOMPARE(e2.value(u"error"_s).toObject().value(u"data"_s).toObject().value(
-                     u"supported"_s),
+        QCOMPARE(e2.value(u"error"_s).toObject().value(u"data"_s).toObject().value(u"supported"_s),
                  QJsonArray{u"2026-07-28"_s});
         QJsonObject noCaps = meta;
         noCaps.remove(u"io.modelcontextprotocol/clientCapabilities"_s);
@@ -307,9 +308,8 @@ private Q_SLOTS:
         if (!engine)
             return;
         McpServer server(engine);
-        const QJsonObject meta{
-            {u"io.modelcontextprotocol/protocolVersion"_s, u"2026-07-28"_s},
-            {u"io.modelcontextprotocol/clientCapabilities"_s, QJsonObject{}}};
+        const QJsonObject meta{{u"io.modelcontextprotocol/protocolVersion"_s, u"2026-07-28"_s},
+                               {u"io.modelcontextprotocol/clientCapabilities"_s, QJsonObject{}}};
         auto call = [&](Peer &peer, int rid, const QString &tool, const QJsonObject &args) {
             peer.send(QJsonObject{
                 {u"jsonrpc"_s, u"2.0"_s},
@@ -323,7 +323,8 @@ private Q_SLOTS:
         McpConnectionOptions a{u"http:token-a"_s, true};
         McpConnectionOptions b{u"http:token-b"_s, true};
         Peer p1(&server, server.openConnection(u"http"_s, {}, a));
-        const QJsonObject created = call(p1, 1, u"create_session"_s, {{u"language"_s, u"python"_s}});
+        const QJsonObject created =
+            call(p1, 1, u"create_session"_s, {{u"language"_s, u"python"_s}});
         const QString sid =
             created.value(u"structuredContent"_s).toObject().value(u"session_id"_s).toString();
         QVERIFY2(!sid.isEmpty(), qPrintable(resultText(QJsonObject{{u"result"_s, created}})));

@@ -328,11 +328,10 @@ void TestMcpBridge::bridgedStatelessRunShowsInTheGui()
     panel.show();
     feed.show();
     QSignalSpy started(host.server(), &McpServer::callStarted);
-    const QJsonObject meta{
-        {u"io.modelcontextprotocol/protocolVersion"_s, u"2026-07-28"_s},
-        {u"io.modelcontextprotocol/clientInfo"_s,
-         QJsonObject{{u"name"_s, u"claude-code"_s}, {u"version"_s, u"3.0.0"_s}}},
-        {u"io.modelcontextprotocol/clientCapabilities"_s, QJsonObject{}}};
+    const QJsonObject meta{{u"io.modelcontextprotocol/protocolVersion"_s, u"2026-07-28"_s},
+                           {u"io.modelcontextprotocol/clientInfo"_s,
+                            QJsonObject{{u"name"_s, u"claude-code"_s}, {u"version"_s, u"3.0.0"_s}}},
+                           {u"io.modelcontextprotocol/clientCapabilities"_s, QJsonObject{}}};
     McpProcess mcp({});
     QVERIFY(mcp.started());
     mcp.write(line(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
@@ -341,24 +340,28 @@ void TestMcpBridge::bridgedStatelessRunShowsInTheGui()
                                {u"params"_s, QJsonObject{{u"_meta"_s, meta}}}}));
     const QJsonObject discover = mcp.response(1);
     QVERIFY2(!discover.isEmpty(), qPrintable(mcp.stderrText()));
-    QCOMPARE(discover.value(u"result"_s).toObject().value(u"supportedVersions"_s).toArray(),
-             QJsonArray{u"2026-07-28"_s});
+    QVERIFY(discover.value(u"result"_s)
+                .toObject()
+                .value(u"supportedVersions"_s)
+                .toArray()
+                .contains(u"2026-07-28"_s));
     QVERIFY2(mcp.stderrText().contains(u"relaying to the Sandbox Studio window"_s),
              qPrintable(mcp.stderrText()));
     QTRY_COMPARE(panel.clientsView()->topLevelItemCount(), 1);
     QCOMPARE(panel.clientsView()->topLevelItem(0)->text(McpPanel::NameColumn), u"claude-code"_s);
-    QVERIFY(panel.clientsView()->topLevelItem(0)->toolTip(McpPanel::NameColumn).contains(
-        u"2026-07-28"_s));
+    QVERIFY(panel.clientsView()
+                ->topLevelItem(0)
+                ->toolTip(McpPanel::NameColumn)
+                .contains(u"2026-07-28"_s));
 
     mcp.write(line(QJsonObject{
         {u"jsonrpc"_s, u"2.0"_s},
         {u"id"_s, 2},
         {u"method"_s, u"tools/call"_s},
-        {u"params"_s,
-         QJsonObject{{u"name"_s, u"execute_code"_s},
-                     {u"arguments"_s,
-                      QJsonObject{{u"language"_s, u"python"_s}, {u"code"_s, u"print(6*7)"_s}}},
-                     {u"_meta"_s, meta}}}}));
+        {u"params"_s, QJsonObject{{u"name"_s, u"execute_code"_s},
+                                  {u"arguments"_s, QJsonObject{{u"language"_s, u"python"_s},
+                                                               {u"code"_s, u"print(6*7)"_s}}},
+                                  {u"_meta"_s, meta}}}}));
     const QJsonObject response = mcp.response(2, RunTimeoutMs);
     QVERIFY2(!response.isEmpty(), qPrintable(mcp.stderrText()));
     QCOMPARE(response.value(u"result"_s).toObject().value(u"resultType"_s), u"complete"_s);
