@@ -9,6 +9,9 @@
 #   http-raw     bad input over raw HTTP                          (http_raw_test.mjs)
 #   conformance  official conformance runner against --http --no-auth, with the checked-in
 #                expected failures (conformance-expected-failures.yml)
+#   conformance-2026  the 0.2.0 alpha runner (npm alias mcp-conformance-2026) with
+#                --spec-version 2026-07-28, scenario by scenario: those of
+#                conformance-2026-scenarios.txt, which must all pass
 # The clients come from install-clients.sh's cache; a missing install fails with the
 # command that installs it.
 set -euo pipefail
@@ -36,7 +39,7 @@ case "$MODE" in
     sdk2-stdio) exec "$NODE" "$HERE/sdk2_client_test.mjs" --transport stdio --binary "$BIN" --modules "$CLIENTS/node_modules" ;;
     sdk2-http) exec "$NODE" "$HERE/sdk2_client_test.mjs" --transport http --binary "$BIN" --modules "$CLIENTS/node_modules" ;;
     http-raw) exec "$NODE" "$HERE/http_raw_test.mjs" --binary "$BIN" ;;
-    conformance)
+    conformance | conformance-2026)
         LOG="$(mktemp)"
         OUT="$(mktemp -d)"
         "$BIN" mcp --http 0 --no-auth --conformance-fixtures 2>"$LOG" &
@@ -52,10 +55,20 @@ case "$MODE" in
         [[ -n "$URL" ]] || { cat "$LOG" >&2; echo "FAIL: no URL from the server" >&2; exit 1; }
         echo "conformance runner against $URL"
         set +e
-        "$NODE" "$CLIENTS/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
-            --url "$URL" --suite all --expected-failures "$HERE/conformance-expected-failures.yml" \
-            -o "$OUT"
-        RC=$?
+        if [[ "$MODE" == conformance ]]; then
+            "$NODE" "$CLIENTS/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
+                --url "$URL" --suite all --expected-failures "$HERE/conformance-expected-failures.yml" \
+                -o "$OUT"
+            RC=$?
+        else
+            RC=0
+            while read -r scenario; do
+                [[ -z "$scenario" || "$scenario" == \#* ]] && continue
+                "$NODE" "$CLIENTS/node_modules/mcp-conformance-2026/dist/index.js" server \
+                    --url "$URL" --spec-version 2026-07-28 --scenario "$scenario" -o "$OUT" \
+                    || { echo "FAIL: 2026-07-28 scenario $scenario"; RC=1; }
+            done <"$HERE/conformance-2026-scenarios.txt"
+        fi
         set -e
         kill -TERM $SRV
         wait $SRV
