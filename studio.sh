@@ -175,7 +175,7 @@ images() {
     "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images prune >/dev/null || true
 }
 
-# The official MCP clients the MCP tests drive (@modelcontextprotocol/sdk and
+# The official MCP clients the MCP tests drive (@modelcontextprotocol/sdk v1, /client v2 and
 # /conformance, with Node 22 from the npm registry), cached under
 # $SANDBOX_STUDIO_CACHE/mcp-clients-<hash of tests/mcp/package-lock.json>. Installed where
 # the tests run (inside the build root when one is used).

@@ -1896,6 +1896,14 @@ Trotzdem in der Sandbox ausführen?</translation>
         <source>Plots (%1)</source>
         <translation>Plots (%1)</translation>
     </message>
+    <message>
+        <source>Protocol %1</source>
+        <translation>Protokoll %1</translation>
+    </message>
+    <message>
+        <source>MCP %1</source>
+        <translation>MCP %1</translation>
+    </message>
 </context>
 <context>
     <name>McpApprovalDialog</name>
@@ -2209,6 +2217,14 @@ Trotzdem in der Sandbox ausführen?</translation>
     <message>
         <source>Connected clients: %1</source>
         <translation>Verbundene Clients: %1</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>(unbenannt)</translation>
+    </message>
+    <message>
+        <source>Protocol %1, stateless: no MCP session</source>
+        <translation>Protokoll %1, zustandslos: keine MCP-Sitzung</translation>
     </message>
 </context>
 <context>

@@ -417,6 +417,8 @@ void McpActivityFeed::updateRow(const Entry &entry)
     item->setText(ClientColumn, info.transport == QLatin1String(McpBridgeTransport)
                                     ? tr("%1 via stdio bridge").arg(client)
                                     : client);
+    if (!info.protocolVersion.isEmpty())
+        item->setToolTip(ClientColumn, tr("Protocol %1").arg(info.protocolVersion));
     item->setText(ToolColumn, info.tool);
     item->setText(LanguageColumn, languageName(info.language));
     item->setText(StatusColumn, statusFor(entry));
@@ -493,6 +495,8 @@ void McpActivityFeed::updateHeader(const Entry &entry)
             .toHtmlEscaped());
     if (info.transport == QLatin1String(McpBridgeTransport))
         parts << tr("via stdio bridge").toHtmlEscaped();
+    if (!info.protocolVersion.isEmpty())
+        parts << tr("MCP %1").arg(info.protocolVersion).toHtmlEscaped();
     parts << u"<tt>%1</tt>"_s.arg(info.tool.toHtmlEscaped());
     if (!info.language.isEmpty())
         parts << languageName(info.language).toHtmlEscaped();

@@ -288,14 +288,19 @@ void McpPanel::refreshClients()
     m_clients->clear();
     for (const McpClientInfo &c : clients) {
         auto *item = new QTreeWidgetItem(m_clients);
-        item->setText(NameColumn, c.name.isEmpty() ? tr("(initializing)") : c.name);
+        item->setText(NameColumn, !c.name.isEmpty() ? c.name
+                                  : c.stateless     ? tr("(unnamed)")
+                                                    : tr("(initializing)"));
         item->setText(VersionColumn, c.version);
         item->setText(TransportColumn, transportLabel(c.transport));
         item->setText(SessionColumn, c.connectionId.left(8));
         item->setToolTip(SessionColumn, c.connectionId);
         item->setText(CallsColumn, QString::number(c.callsInFlight));
         item->setText(SinceColumn, c.connectedAt.toLocalTime().toString(u"HH:mm:ss"_s));
-        item->setToolTip(NameColumn, tr("Protocol %1").arg(c.protocolVersion));
+        item->setToolTip(NameColumn,
+                         c.stateless
+                             ? tr("Protocol %1, stateless: no MCP session").arg(c.protocolVersion)
+                             : tr("Protocol %1").arg(c.protocolVersion));
         item->setData(NameColumn, Qt::UserRole, c.connectionId);
     }
     m_clientsTitle->setText(tr("Connected clients: %1").arg(clients.size()));

@@ -11,6 +11,7 @@
 
 #include "mcp/mcpserver.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QHostAddress>
 #include <QJsonArray>
@@ -23,6 +24,8 @@
 #include <QTcpSocket>
 #include <QTimer>
 #include <QUrl>
+#include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -170,6 +173,20 @@ struct McpHttpServer::Private
     QTimer keepAlive;
 
     void handle(HttpConnection *conn, const Request &req);
+    /// A POST whose body is a modern (MCP 2026-07-28) request or notification: validated
+    /// and served without a session, on a connection that lives for this request only.
+    void handleModern(HttpConnection *conn, const Request &req, const QJsonObject &msg);
+    /// Who owns the notebook sessions of stateless clients: the bearer token in use.
+    QString statelessOwner() const
+    {
+        if (!options.requireAuth)
+            return u"http:open"_s;
+        return u"http:token-"_s +
+               QString::fromLatin1(
+                   QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256)
+                       .toHex()
+                       .left(16));
+    }
     void refuse(HttpConnection *conn, int status, const QString &message,
                 const QList<std::pair<QByteArray, QByteArray>> &extra = {})
     {
@@ -230,8 +247,12 @@ HttpConnection::HttpConnection(QTcpSocket *socket, McpHttpServer::Private *serve
 {
     connect(socket, &QTcpSocket::readyRead, this, &HttpConnection::readMore);
     connect(socket, &QTcpSocket::disconnected, this, [this] {
-        if (m_busy && onGone)
-            onGone();
+        if (m_busy && onGone) {
+            // Taken out first: what it runs may end the response and reset onGone.
+            auto gone = std::move(onGone);
+            onGone = nullptr;
+            gone();
+        }
         m_socket->deleteLater();
     });
 }
@@ -441,14 +462,19 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
         }
     }
     const QByteArray protocolHeader = req.header("mcp-protocol-version");
-    if (!protocolHeader.isEmpty() &&
-        !mcpSupportedProtocolVersions().contains(QString::fromLatin1(protocolHeader))) {
-        refuse(
-            conn, 400,
-            u"Bad Request: unsupported MCP-Protocol-Version %1 (supported: %2)"_s.arg(
-                QString::fromLatin1(protocolHeader), mcpSupportedProtocolVersions().join(u", "_s)));
+    // The 2025-era rule (a sent header names a negotiated revision); POSTs of modern
+    // requests are checked by the 2026-07-28 rules in handleModern().
+    auto legacyProtocolHeaderOk = [&] {
+        if (protocolHeader.isEmpty() ||
+            mcpLegacyProtocolVersions().contains(QString::fromLatin1(protocolHeader)))
+            return true;
+        refuse(conn, 400,
+               u"Bad Request: unsupported MCP-Protocol-Version %1 (supported: %2)"_s.arg(
+                   QString::fromLatin1(protocolHeader), mcpLegacyProtocolVersions().join(u", "_s)));
+        return false;
+    };
+    if (req.method != "POST" && !legacyProtocolHeaderOk())
         return;
-    }
     const QString sid = QString::fromLatin1(req.header("mcp-session-id"));
     const QByteArray accept = req.header("accept").toLower();
     const bool acceptsSse = accept.contains("text/event-stream") || accept.contains("*/*");
@@ -517,6 +543,30 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
                                             : u"expected a JSON object"_s));
         return;
     }
+    // MCP 2026-07-28 (basic/versioning, dual-era server): a body carrying the per-request
+    // _meta envelope, or a request whose MCP-Protocol-Version names a modern revision, is
+    // served statelessly; everything else is 2025-era traffic, answered as before.
+    auto isModern = [](const QJsonValue &v) {
+        const QJsonObject o = v.toObject();
+        return o.contains(u"method"_s) && mcpIsModernRequest(o.value(u"params"_s).toObject());
+    };
+    const QString headerVersion = QString::fromLatin1(protocolHeader);
+    const bool modernHeader = mcpModernProtocolVersions().contains(headerVersion) ||
+                              (headerVersion.size() == 10 && headerVersion > u"2026-07-28"_s);
+    if (doc.isArray()) {
+        const QJsonArray items = doc.array();
+        if (modernHeader || std::ranges::any_of(items, isModern)) {
+            refuse(conn, 400,
+                   u"Invalid Request: protocol 2026-07-28 has no JSON-RPC batches; POST one "
+                   u"request per HTTP request"_s);
+            return;
+        }
+    } else if (isModern(doc.object()) || (modernHeader && doc.object().contains(u"method"_s))) {
+        handleModern(conn, req, doc.object());
+        return;
+    }
+    if (!legacyProtocolHeaderOk())
+        return;
     const bool isInitialize = doc.isObject() && doc.object().value(u"method"_s) == u"initialize"_s;
     QString session = sid;
     bool opened = false;
@@ -592,6 +642,176 @@ void McpHttpServer::Private::handle(HttpConnection *conn, const Request &req)
         guard->respond(body.isEmpty() ? 202 : 200, hdrs, body);
     };
     server->handleMessage(session, req.body, reply, done);
+}
+
+namespace {
+
+/// Mcp-Name / Mcp-Param-* values: plain visible ASCII, or the Base64 sentinel
+/// "=?base64?...?=" around UTF-8 (MCP 2026-07-28, Streamable HTTP, "Value Encoding").
+/// Returns false when the value has characters a header value may not carry or the
+/// sentinel does not decode.
+bool decodeHeaderValue(const QByteArray &raw, QString *out)
+{
+    for (const char ch : raw) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c != '\t' && (c < 0x20 || c > 0x7e))
+            return false;
+    }
+    if (raw.startsWith("=?base64?") && raw.endsWith("?=") && raw.size() >= 11) {
+        auto decoded = QByteArray::fromBase64Encoding(raw.mid(9, raw.size() - 11),
+                                                      QByteArray::AbortOnBase64DecodingErrors);
+        if (!decoded)
+            return false;
+        *out = QString::fromUtf8(*decoded);
+        return true;
+    }
+    *out = QString::fromLatin1(raw);
+    return true;
+}
+
+QByteArray compactJson(const QJsonValue &v)
+{
+    return v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                       : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+void McpHttpServer::Private::handleModern(HttpConnection *conn, const Request &req,
+                                          const QJsonObject &msg)
+{
+    const bool isRequest = msg.contains(u"id"_s);
+    const QJsonValue id = msg.value(u"id"_s);
+    const QString method = msg.value(u"method"_s).toString();
+    const QJsonObject params = msg.value(u"params"_s).toObject();
+    const QJsonObject meta = params.value(u"_meta"_s).toObject();
+    const QString headerVersion = QString::fromLatin1(req.header("mcp-protocol-version"));
+    // Errors of the validation ladder carry the request id and an HTTP status (Streamable
+    // HTTP 2026-07-28, "Server Validation": 400 for header mismatches, unsupported
+    // versions and a malformed envelope).
+    auto reject = [&](int status, int code, const QString &message, const QJsonValue &data = {}) {
+        qCInfo(lcMcpHttp).noquote() << "refused" << status << message;
+        Q_EMIT q->requestRefused(status, message);
+        QJsonObject err{{u"code"_s, code}, {u"message"_s, message}};
+        if (!data.isUndefined() && !data.isNull())
+            err.insert(u"data"_s, data);
+        conn->respond(status, {},
+                      compactJson(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                                              {u"id"_s, isRequest ? id : QJsonValue::Null},
+                                              {u"error"_s, err}}));
+    };
+    const QJsonValue bodyVersion = meta.value(QLatin1String(McpMetaProtocolVersion));
+    if (isRequest) {
+        if (headerVersion.isEmpty()) {
+            reject(400, McpErrorHeaderMismatch,
+                   u"Header mismatch: the MCP-Protocol-Version header is required (the body "
+                   u"declares %1)"_s.arg(bodyVersion.toString()));
+            return;
+        }
+        if (bodyVersion.isString() && bodyVersion.toString() != headerVersion) {
+            reject(400, McpErrorHeaderMismatch,
+                   u"Header mismatch: MCP-Protocol-Version header value '%1' does not match "
+                   u"body value '%2'"_s.arg(headerVersion, bodyVersion.toString()));
+            return;
+        }
+    }
+    if (const McpRequestError err = mcpCheckModernEnvelope(params); err.isError()) {
+        reject(400, err.code, err.message, err.data);
+        return;
+    }
+    if (isRequest) {
+        const QByteArray methodHeader = req.header("mcp-method");
+        if (methodHeader.isEmpty() || QString::fromLatin1(methodHeader) != method) {
+            reject(
+                400, McpErrorHeaderMismatch,
+                methodHeader.isEmpty()
+                    ? u"Header mismatch: the Mcp-Method header is required (body: %1)"_s.arg(method)
+                    : u"Header mismatch: Mcp-Method header value '%1' does not match body "
+                      u"value '%2'"_s.arg(QString::fromLatin1(methodHeader), method));
+            return;
+        }
+        const QString nameField = method == u"tools/call"_s || method == u"prompts/get"_s
+                                      ? u"name"_s
+                                  : method == u"resources/read"_s ? u"uri"_s
+                                                                  : QString();
+        const QJsonValue nameValue = params.value(nameField);
+        if (!nameField.isEmpty() && nameValue.isString()) {
+            const QByteArray raw = req.header("mcp-name");
+            QString decoded;
+            if (raw.isEmpty()) {
+                reject(400, McpErrorHeaderMismatch,
+                       u"Header mismatch: the Mcp-Name header is required for %1"_s.arg(method));
+                return;
+            }
+            if (!decodeHeaderValue(raw, &decoded)) {
+                reject(400, McpErrorHeaderMismatch,
+                       u"Header mismatch: the Mcp-Name header value is malformed"_s);
+                return;
+            }
+            if (decoded != nameValue.toString()) {
+                reject(400, McpErrorHeaderMismatch,
+                       u"Header mismatch: Mcp-Name header value '%1' does not match body value "
+                       u"'%2'"_s.arg(decoded, nameValue.toString()));
+                return;
+            }
+        }
+    }
+
+    // No session: the request gets a connection of its own for as long as it runs. Its
+    // notebook sessions belong to the bearer token (explicit session_id handles).
+    McpConnectionOptions opts;
+    opts.owner = statelessOwner();
+    opts.ephemeral = true;
+    const QString cid = server->openConnection(u"http"_s, {}, opts);
+    QPointer<HttpConnection> guard(conn);
+    QPointer<McpServer> srv(server);
+    // Closing the response stream is the client's cancellation (2026-07-28, Cancellation).
+    conn->onGone = [srv, cid] {
+        if (srv)
+            srv->closeConnection(cid);
+    };
+    auto held = std::make_shared<std::optional<QJsonValue>>();
+    auto streaming = std::make_shared<bool>(false);
+    const QList<std::pair<QByteArray, QByteArray>> sseHeaders = {{"X-Accel-Buffering", "no"}};
+    // The answer is one JSON body when nothing precedes the response, else an SSE stream
+    // (progress and log notifications, then the response).
+    auto reply = [guard, held, streaming, sseHeaders](const QJsonValue &v) {
+        if (!guard)
+            return;
+        const bool response =
+            v.isObject() && v.toObject().contains(u"id"_s) && !v.toObject().contains(u"method"_s);
+        if (!*streaming && response && !held->has_value()) {
+            *held = v;
+            return;
+        }
+        if (!*streaming) {
+            guard->beginSse(sseHeaders);
+            *streaming = true;
+        }
+        guard->sseEvent(compactJson(v));
+    };
+    QPointer<McpHttpServer> owner(q);
+    auto done = [owner, srv, guard, held, streaming, cid] {
+        if (srv)
+            srv->closeConnection(cid);
+        if (!owner || !guard)
+            return;
+        if (*streaming) {
+            if (held->has_value())
+                guard->sseEvent(compactJson(**held));
+            guard->endSse();
+            return;
+        }
+        if (!held->has_value()) {
+            guard->respond(202, {}, {});
+            return;
+        }
+        // An unknown method is 404 with the -32601 body (2026-07-28, "Protocol Version
+        // Header"); every other error of a handler stays in-band.
+        const int code = (*held)->toObject().value(u"error"_s).toObject().value(u"code"_s).toInt();
+        guard->respond(code == -32601 ? 404 : 200, {}, compactJson(**held));
+    };
+    server->handleMessage(cid, QJsonDocument(msg).toJson(QJsonDocument::Compact), reply, done);
 }
 
 // --- McpHttpServer ----------------------------------------------------------------------

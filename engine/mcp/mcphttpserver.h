@@ -35,7 +35,8 @@ struct McpHttpOptions
     qint64 idleTimeoutMs = 30 * 60 * 1000;
 };
 
-/// The MCP Streamable HTTP transport (MCP 2025-03-26/2025-06-18/2025-11-25, "Transports"),
+/// The MCP Streamable HTTP transport (MCP 2025-03-26/2025-06-18/2025-11-25 and 2026-07-28,
+/// "Transports"),
 /// bound to 127.0.0.1 only, at http://127.0.0.1:PORT/mcp.
 ///
 /// POST a JSON-RPC message (Accept: application/json, text/event-stream): notifications and
@@ -46,6 +47,18 @@ struct McpHttpOptions
 /// session's server-to-client SSE stream; DELETE ends the session (its runs are
 /// cancelled and its notebook sandboxes removed). MCP-Protocol-Version, when sent, must be
 /// a supported revision (else 400).
+///
+/// The same endpoint serves the stateless revision 2026-07-28 ("Streamable HTTP" of that
+/// revision): a POST whose body carries the per-request _meta envelope needs no session
+/// (an Mcp-Session-Id header is ignored and none is issued). Its MCP-Protocol-Version,
+/// Mcp-Method and (tools/call) Mcp-Name headers must match the body (else 400 with
+/// -32020 HeaderMismatch); an unsupported revision gets 400 with -32022 and the supported
+/// ones; a malformed envelope 400 with -32602; an unknown method 404 with -32601. The
+/// answer is one JSON body, or an SSE stream when progress or log notifications precede
+/// it; closing that stream cancels the request. Notebook sessions of such requests belong
+/// to the bearer token (McpConnectionOptions::owner), so a session_id works for clients
+/// holding the same token only, and ends with close_session or after the server's
+/// stateless idle timeout. Batches with a modern element get 400.
 ///
 /// Security: every request needs Authorization: Bearer TOKEN (401 with
 /// WWW-Authenticate otherwise) unless requireAuth is off; a Host header that is not

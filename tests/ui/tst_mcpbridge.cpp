@@ -182,6 +182,7 @@ private Q_SLOTS:
     void init();
 
     void bridgedRunShowsInTheGui();
+    void bridgedStatelessRunShowsInTheGui();
     void approvalDenyThroughTheBridge();
     void standaloneLeavesTheGuiAlone();
     void requireGuiFailsWithoutAWindow();
@@ -309,6 +310,79 @@ void TestMcpBridge::bridgedRunShowsInTheGui()
     QTRY_VERIFY(host.server()->clients().isEmpty());
     QTRY_COMPARE(host.bridge()->clientCount(), 0);
     QTRY_COMPARE(panel.clientsView()->topLevelItemCount(), 0);
+}
+
+/// A 2026-07-28 client (no initialize; protocol, name and capabilities in every request's
+/// _meta) through the bridge: the window serves it statelessly and shows it like any other.
+void TestMcpBridge::bridgedStatelessRunShowsInTheGui()
+{
+    auto engine = requireEngine();
+    if (!engine)
+        return;
+    auto settings = freshSettings();
+    McpHost host(engine, settings.get());
+    host.restore();
+    QVERIFY2(host.isBridgeListening(), qPrintable(host.bridgeError()));
+    McpPanel panel(&host);
+    McpActivityFeed feed(&host);
+    panel.show();
+    feed.show();
+    QSignalSpy started(host.server(), &McpServer::callStarted);
+    const QJsonObject meta{{u"io.modelcontextprotocol/protocolVersion"_s, u"2026-07-28"_s},
+                           {u"io.modelcontextprotocol/clientInfo"_s,
+                            QJsonObject{{u"name"_s, u"claude-code"_s}, {u"version"_s, u"3.0.0"_s}}},
+                           {u"io.modelcontextprotocol/clientCapabilities"_s, QJsonObject{}}};
+    McpProcess mcp({});
+    QVERIFY(mcp.started());
+    mcp.write(line(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                               {u"id"_s, 1},
+                               {u"method"_s, u"server/discover"_s},
+                               {u"params"_s, QJsonObject{{u"_meta"_s, meta}}}}));
+    const QJsonObject discover = mcp.response(1);
+    QVERIFY2(!discover.isEmpty(), qPrintable(mcp.stderrText()));
+    QVERIFY(discover.value(u"result"_s)
+                .toObject()
+                .value(u"supportedVersions"_s)
+                .toArray()
+                .contains(u"2026-07-28"_s));
+    QVERIFY2(mcp.stderrText().contains(u"relaying to the Sandbox Studio window"_s),
+             qPrintable(mcp.stderrText()));
+    QTRY_COMPARE(panel.clientsView()->topLevelItemCount(), 1);
+    QCOMPARE(panel.clientsView()->topLevelItem(0)->text(McpPanel::NameColumn), u"claude-code"_s);
+    QVERIFY(panel.clientsView()
+                ->topLevelItem(0)
+                ->toolTip(McpPanel::NameColumn)
+                .contains(u"2026-07-28"_s));
+
+    mcp.write(line(QJsonObject{
+        {u"jsonrpc"_s, u"2.0"_s},
+        {u"id"_s, 2},
+        {u"method"_s, u"tools/call"_s},
+        {u"params"_s, QJsonObject{{u"name"_s, u"execute_code"_s},
+                                  {u"arguments"_s, QJsonObject{{u"language"_s, u"python"_s},
+                                                               {u"code"_s, u"print(6*7)"_s}}},
+                                  {u"_meta"_s, meta}}}}));
+    const QJsonObject response = mcp.response(2, RunTimeoutMs);
+    QVERIFY2(!response.isEmpty(), qPrintable(mcp.stderrText()));
+    QCOMPARE(response.value(u"result"_s).toObject().value(u"resultType"_s), u"complete"_s);
+    QVERIFY2(McpProcess::text(response).contains(u"42"_s), qPrintable(McpProcess::text(response)));
+    QCOMPARE(started.count(), 1);
+    const auto info = started.first().first().value<McpCallInfo>();
+    QCOMPARE(info.transport, QLatin1String(McpBridgeTransport));
+    QCOMPARE(info.clientName, u"claude-code"_s);
+    QCOMPARE(info.protocolVersion, u"2026-07-28"_s);
+    QTRY_COMPARE(feed.count(), 1);
+    QTreeWidgetItem *row = feed.itemFor(info.callId);
+    QVERIFY(row);
+    QCOMPARE(row->text(McpActivityFeed::ClientColumn), u"claude-code 3.0.0 via stdio bridge"_s);
+    QTRY_COMPARE(feed.statusText(info.callId), u"exit 0"_s);
+    feed.selectCall(info.callId);
+    QVERIFY(feed.detailHeader()->text().contains(u"2026-07-28"_s));
+
+    mcp.closeStdin();
+    QVERIFY2(mcp.waitExit(), qPrintable(mcp.stderrText()));
+    QCOMPARE(mcp.process().exitCode(), 0);
+    QTRY_VERIFY(host.server()->clients().isEmpty());
 }
 
 void TestMcpBridge::approvalDenyThroughTheBridge()
