@@ -5,24 +5,13 @@
 //   node http_raw_test.mjs --binary PATH
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { check, finish } from './harness.mjs';
 
 const binaryIdx = process.argv.indexOf('--binary');
 const binary = binaryIdx > 0 ? process.argv[binaryIdx + 1] : undefined;
 if (!binary) {
     console.error('usage: node http_raw_test.mjs --binary PATH');
     process.exit(2);
-}
-
-let failures = 0;
-let passes = 0;
-function check(cond, what, detail) {
-    if (cond) {
-        passes++;
-        console.log(`PASS ${what}`);
-    } else {
-        failures++;
-        console.log(`FAIL ${what}${detail !== undefined ? `: ${JSON.stringify(detail).slice(0, 600)}` : ''}`);
-    }
 }
 
 const token = 'raw-test-token';
@@ -200,5 +189,4 @@ const exited = new Promise((resolve) => child.once('exit', (code, signal) => res
 child.kill('SIGTERM');
 const ex = await exited;
 check(ex.code === 0, 'exit status 0 at SIGTERM', ex);
-console.log(`\n${passes} passed, ${failures} failed (raw HTTP)`);
-process.exit(failures ? 1 : 0);
+finish('raw HTTP');

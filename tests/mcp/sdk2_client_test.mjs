@@ -13,14 +13,11 @@
 // versions, -32602 for a missing or garbled _meta, HTTP header mismatches (-32020, 400),
 // unknown and removed methods, no Mcp-Session-Id, and the era lock on stdio.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import http from 'node:http';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { check, finish, loaderFor, parseArgs, sandboxesOf, sleep, textOf, waitFor } from './harness.mjs';
 
-const args = Object.fromEntries(
-    process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
-);
+const args = parseArgs();
 const transportKind = args.transport;
 const binary = args.binary;
 const modules = args.modules;
@@ -29,8 +26,7 @@ if (!['stdio', 'http'].includes(transportKind) || !binary || !modules) {
     process.exit(2);
 }
 
-const requireFrom = createRequire(path.join(modules, 'noop.js'));
-const load = async (spec) => import(pathToFileURL(requireFrom.resolve(spec)).href);
+const load = loaderFor(modules);
 const { Client, StreamableHTTPClientTransport, ProtocolError } = await load('@modelcontextprotocol/client');
 const { StdioClientTransport } = await load('@modelcontextprotocol/client/stdio');
 import { readFileSync } from 'node:fs';
@@ -41,41 +37,6 @@ const PV = 'io.modelcontextprotocol/protocolVersion';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const CINFO = 'io.modelcontextprotocol/clientInfo';
 
-let failures = 0;
-let passes = 0;
-function check(cond, what, detail) {
-    if (cond) {
-        passes++;
-        console.log(`PASS ${what}`);
-    } else {
-        failures++;
-        console.log(`FAIL ${what}${detail !== undefined ? `: ${typeof detail === 'string' ? detail : JSON.stringify(detail).slice(0, 800)}` : ''}`);
-    }
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/// Containers of the engine process `pid` (label io.sandbox-studio.owner = host/pid).
-function sandboxesOf(pid) {
-    const filters = encodeURIComponent(JSON.stringify({ label: ['io.sandbox-studio.managed=true'] }));
-    return new Promise((resolve, reject) => {
-        const req = http.request(
-            { socketPath: '/var/run/docker.sock', path: `/v1.41/containers/json?all=1&filters=${filters}` },
-            (res) => {
-                let body = '';
-                res.on('data', (c) => (body += c));
-                res.on('end', () => {
-                    try {
-                        resolve(JSON.parse(body).filter((c) => (c.Labels?.['io.sandbox-studio.owner'] ?? '').endsWith(`/${pid}`)));
-                    } catch (e) {
-                        reject(e);
-                    }
-                });
-            },
-        );
-        req.on('error', (e) => reject(new Error(`dockerd is not answering on /var/run/docker.sock (start it: ./studio.sh services): ${e.message}`)));
-        req.end();
-    });
-}
 /// Ids of the engine process's sandboxes that run a process whose command line has `marker`.
 async function runningWith(pid, marker) {
     const out = [];
@@ -100,15 +61,6 @@ async function runningWith(pid, marker) {
     }
     return out;
 }
-async function waitFor(fn, ms, step = 200) {
-    const end = Date.now() + ms;
-    for (;;) {
-        const v = await fn();
-        if (v || Date.now() > end) return v;
-        await sleep(step);
-    }
-}
-const textOf = (result) => (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 const isPng = (i) => i.mimeType === 'image/png' && Buffer.from(i.data, 'base64').subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 const envelope = (version = MODERN) => ({ [PV]: version, [CINFO]: { name: 'raw-2026', version: '1' }, [CAPS]: {} });
 
@@ -365,5 +317,4 @@ if (transportKind === 'stdio') {
     check(none, 'http: no sandbox (sessions and warm pool included) left after exit', await sandboxesOf(serverPid));
 }
 
-console.log(`\n${passes} passed, ${failures} failed (sdk2 ${transportKind})`);
-process.exit(failures ? 1 : 0);
+finish(`sdk2 ${transportKind}`);

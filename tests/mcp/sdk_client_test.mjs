@@ -9,14 +9,9 @@
 // and argument errors; stdio: clean exit at stdin EOF and at SIGTERM with a run in flight
 // and no container left.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import http from 'node:http';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { check, finish, loaderFor, parseArgs, sandboxesOf, sleep, textOf, waitFor } from './harness.mjs';
 
-const args = Object.fromEntries(
-    process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
-);
+const args = parseArgs();
 const transportKind = args.transport;
 const binary = args.binary;
 const modules = args.modules;
@@ -25,58 +20,12 @@ if (!['stdio', 'http'].includes(transportKind) || !binary || !modules) {
     process.exit(2);
 }
 
-const requireFrom = createRequire(path.join(modules, 'noop.js'));
-const load = async (spec) => import(pathToFileURL(requireFrom.resolve(spec)).href);
+const load = loaderFor(modules);
 const { Client } = await load('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = await load('@modelcontextprotocol/sdk/client/stdio.js');
 const { StreamableHTTPClientTransport } = await load('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { McpError } = await load('@modelcontextprotocol/sdk/types.js');
 
-let failures = 0;
-let passes = 0;
-function check(cond, what, detail) {
-    if (cond) {
-        passes++;
-        console.log(`PASS ${what}`);
-    } else {
-        failures++;
-        console.log(`FAIL ${what}${detail !== undefined ? `: ${typeof detail === 'string' ? detail : JSON.stringify(detail).slice(0, 800)}` : ''}`);
-    }
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/// Containers of the engine process `pid` (label io.sandbox-studio.owner = host/pid).
-function sandboxesOf(pid) {
-    const filters = encodeURIComponent(JSON.stringify({ label: ['io.sandbox-studio.managed=true'] }));
-    return new Promise((resolve, reject) => {
-        const req = http.request(
-            { socketPath: '/var/run/docker.sock', path: `/v1.41/containers/json?all=1&filters=${filters}` },
-            (res) => {
-                let body = '';
-                res.on('data', (c) => (body += c));
-                res.on('end', () => {
-                    try {
-                        const list = JSON.parse(body);
-                        resolve(list.filter((c) => (c.Labels?.['io.sandbox-studio.owner'] ?? '').endsWith(`/${pid}`)));
-                    } catch (e) {
-                        reject(e);
-                    }
-                });
-            },
-        );
-        req.on('error', (e) => reject(new Error(`dockerd is not answering on /var/run/docker.sock (start it: ./studio.sh services): ${e.message}`)));
-        req.end();
-    });
-}
-async function waitFor(fn, ms, step = 200) {
-    const end = Date.now() + ms;
-    for (;;) {
-        const v = await fn();
-        if (v || Date.now() > end) return v;
-        await sleep(step);
-    }
-}
-const textOf = (result) => (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 
 // --- server ------------------------------------------------------------------------------
 let serverPid;
@@ -324,5 +273,4 @@ if (transportKind === 'stdio') {
     check(none, 'http: no sandbox (warm pool included) left after exit', await sandboxesOf(serverPid));
 }
 
-console.log(`\n${passes} passed, ${failures} failed (${transportKind})`);
-process.exit(failures ? 1 : 0);
+finish(transportKind);
