@@ -27,6 +27,7 @@ private Q_SLOTS:
     void endpoints();
     void languageFileNames();
     void recipesHaveStableTags();
+    void recipeFilesAndRunSteps();
 };
 
 static QByteArray frame(char type, const QByteArray &payload)
@@ -186,6 +187,52 @@ void TestUnits::recipesHaveStableTags()
     QVERIFY(a->tag() != b->tag());
     QVERIFY(ImageCatalog::instance().find(QStringLiteral("python")));
     QVERIFY(!ImageCatalog::parse("{}"));
+}
+
+void TestUnits::recipeFilesAndRunSteps()
+{
+    // The Go recipe bakes its cache program's source in and prebuilds the standard library.
+    const ImageRecipe *go = ImageCatalog::instance().find(QStringLiteral("go"));
+    QVERIFY(go);
+    QCOMPARE(go->files.size(), 1);
+    QCOMPARE(go->files[0].path,
+             QStringLiteral("/usr/lib/sandbox-studio/gocacheprog/gocacheprog.go"));
+    QCOMPARE(go->files[0].mode, 0644);
+    QVERIFY(go->files[0].data.contains("package main"));
+    // The helper's source is hashed into the tag, not only the recipe's JSON.
+    QVERIFY(go->canonical.contains(go->files[0].data));
+    QVERIFY(!go->run.filter(QStringLiteral("go build std")).isEmpty());
+    QVERIFY(!go->changes.filter(QStringLiteral("GOCACHEPROG=")).isEmpty());
+
+    const QByteArray base = R"({"name":"x","suite":"trixie","packages":["golang-go"])";
+    auto plain = ImageCatalog::parse(base + "}");
+    auto withRun = ImageCatalog::parse(base + R"(,"run":["go build std"]})");
+    auto withFile = ImageCatalog::parse(
+        base +
+        R"(,"files":[{"path":"/opt/p.go","resource":"images/go/gocacheprog.go","mode":"0755"}]})");
+    QVERIFY(plain);
+    QVERIFY(withRun);
+    QVERIFY2(withFile, withFile ? "" : qPrintable(withFile.error().toString()));
+    QCOMPARE(withRun->run, QStringList{QStringLiteral("go build std")});
+    QCOMPARE(withFile->files.value(0).mode, 0755);
+    QVERIFY(plain->tag() != withRun->tag());
+    QVERIFY(plain->tag() != withFile->tag());
+
+    // Bad file entries are refused with the reason.
+    auto missing = ImageCatalog::parse(
+        base + R"(,"files":[{"path":"/opt/p.go","resource":"images/go/nosuch.go"}]})");
+    QVERIFY(!missing);
+    QVERIFY2(missing.error().message.contains(QStringLiteral("images/go/nosuch.go")),
+             qPrintable(missing.error().toString()));
+    auto relative = ImageCatalog::parse(
+        base + R"(,"files":[{"path":"opt/p.go","resource":"images/go/gocacheprog.go"}]})");
+    QVERIFY(!relative);
+    QVERIFY(relative.error().message.contains(QStringLiteral("absolute")));
+    auto badMode = ImageCatalog::parse(
+        base +
+        R"(,"files":[{"path":"/opt/p.go","resource":"images/go/gocacheprog.go","mode":"9"}]})");
+    QVERIFY(!badMode);
+    QVERIFY(badMode.error().message.contains(QStringLiteral("octal")));
 }
 
 QTEST_GUILESS_MAIN(TestUnits)
