@@ -196,7 +196,7 @@ void TestUnits::recipeFilesAndRunSteps()
     QVERIFY(go);
     QCOMPARE(go->files.size(), 1);
     QCOMPARE(go->files[0].path,
-             QStringLiteral("/usr/lib/sandbox-studio/gocacheprog/gocacheprog.go"));
+             QStringLiteral("/usr/lib/sandbox-studio/go/gocacheprog.go"));
     QCOMPARE(go->files[0].mode, 0644);
     QVERIFY(go->files[0].data.contains("package main"));
     // The helper's source is hashed into the tag, not only the recipe's JSON.

@@ -12,7 +12,10 @@
 //
 // -ro may be given several times; layers are searched in that order. -rw defaults to
 // $GOCACHE/gocacheprog (the go command's own GOCACHE directory must be writable anyway).
-// Without -ro the program is a plain disk cache in -rw: the image build fills its layer so.
+// Without arguments the read-only layer is build-cache beside the program's own file
+// (when it exists), so that the image's GOCACHEPROG is a plain path with no spaces to
+// quote. With arguments but no -ro the program is a plain disk cache in -rw: the image
+// build fills its layer so.
 //
 // Layout of a layer: DIR/xx/<action hex>-a holds "v1 <output hex> <size> <unix nanoseconds>\n";
 // DIR/xx/<output hex>-d holds the output's bytes (xx: the first two hex digits). An entry
@@ -79,6 +82,14 @@ type cache struct {
 func main() {
 	var c cache
 	args := os.Args[1:]
+	if len(args) == 0 {
+		if exe, err := os.Executable(); err == nil {
+			layer := filepath.Join(filepath.Dir(exe), "build-cache")
+			if st, err := os.Stat(layer); err == nil && st.IsDir() {
+				c.readOnly = append(c.readOnly, layer)
+			}
+		}
+	}
 	for len(args) > 0 {
 		if len(args) < 2 || (args[0] != "-ro" && args[0] != "-rw") {
 			fatalf("usage: gocacheprog [-ro DIR]... [-rw DIR] (got %q)", strings.Join(args, " "))
