@@ -33,7 +33,13 @@ Result<void> packDirectory(const QString &dir, const QString &tarFile, const Can
         archive_write_free(out);
     });
     archive_read_disk_set_standard_lookup(disk);
-    archive_read_disk_set_behavior(disk, ARCHIVE_READDISK_NO_TRAVERSE_MOUNTS);
+    // No sparse entries: Docker keeps a layer as its files plus the tar headers and, when
+    // the image is saved (docker save, which the Podman and TLS test daemons load from),
+    // rebuilds the tar from them; a sparse entry comes back expanded, its digest differs
+    // and the save fails ("could not verify layer data"). Go's telemetry counters, written
+    // by go commands a recipe runs, are such sparse files.
+    archive_read_disk_set_behavior(disk, ARCHIVE_READDISK_NO_TRAVERSE_MOUNTS |
+                                             ARCHIVE_READDISK_NO_SPARSE);
     archive_write_set_format_pax_restricted(out);
     if (archive_write_open_filename(out, QFile::encodeName(tarFile).constData()) != ARCHIVE_OK)
         return fail(ErrorCode::IoError, QStringLiteral("cannot write %1").arg(tarFile),
