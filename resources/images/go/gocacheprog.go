@@ -234,28 +234,30 @@ func (c *cache) get(req *request) *response {
 
 // put reads the request's body from in (a JSON string of base64 after the request line)
 // and stores it in the writable layer. The body is checked against its output ID (its
-// SHA-256), so an entry's bytes are always what its name says.
+// SHA-256), so an entry's bytes are always what its name says. A body that cannot be
+// stored (a full work directory) is still read to its end and answered with an error.
 func (c *cache) put(req *request, in *bufio.Reader) *response {
 	c.stats.Puts++
 	outputID := req.OutputID
 	if len(outputID) == 0 {
 		outputID = req.ObjectID
 	}
-	body, err := c.storeBody(req.BodySize, in)
+	body, sum, storeErr, err := c.storeBody(req.BodySize, in)
 	if err != nil {
 		// The stream is out of step once a body could not be read: nothing sensible follows.
 		fatalf("put %d: %v", req.ID, err)
 	}
 	fail := func(format string, a ...any) *response {
-		os.Remove(body)
+		if body != "" {
+			os.Remove(body)
+		}
 		return &response{ID: req.ID, Err: fmt.Sprintf("put: "+format, a...)}
+	}
+	if storeErr != nil {
+		return fail("%v", storeErr)
 	}
 	if len(req.ActionID) != sha256.Size || len(outputID) != sha256.Size {
 		return fail("action or output ID is not 32 bytes")
-	}
-	sum, err := fileHash(body)
-	if err != nil {
-		return fail("%v", err)
 	}
 	if !bytes.Equal(sum, outputID) {
 		return fail("the body's SHA-256 is not its output ID")
@@ -267,50 +269,71 @@ func (c *cache) put(req *request, in *bufio.Reader) *response {
 	if err := os.Rename(body, final); err != nil {
 		return fail("%v", err)
 	}
-	now := time.Now()
-	entry := fmt.Sprintf("v1 %x %d %d\n", outputID, req.BodySize, now.UnixNano())
+	entry := fmt.Sprintf("v1 %x %d %d\n", outputID, req.BodySize, time.Now().UnixNano())
 	if err := writeAtomic(entryPath(c.writable, req.ActionID, "-a"), []byte(entry)); err != nil {
 		return fail("%v", err)
 	}
 	return &response{ID: req.ID, DiskPath: final}
 }
 
-// storeBody copies a body of size bytes from in into a new file of the writable layer and
-// returns its name. A body is sent as `"<base64>"` on a line of its own; size 0 sends none.
-func (c *cache) storeBody(size int64, in *bufio.Reader) (string, error) {
-	f, err := os.CreateTemp(c.writable, ".body-")
-	if err != nil {
-		return "", err
+// stickyWriter writes to w until the first error, then only counts: the rest of a body is
+// read (and hashed) even when it cannot be stored.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err == nil {
+		_, s.err = s.w.Write(p)
 	}
-	defer f.Close()
-	// Readable by all: the image's layer is written by root and read by the sandbox user.
-	if err := f.Chmod(0o644); err != nil {
-		return "", err
+	return len(p), nil
+}
+
+// storeBody copies a body of size bytes from in into a new file of the writable layer and
+// returns its name and SHA-256. A body is sent as `"<base64>"` on a line of its own; size
+// 0 sends none. storeErr: the file could not be written (the body was still read); err:
+// the stream itself is broken.
+func (c *cache) storeBody(size int64, in *bufio.Reader) (name string, sum []byte, storeErr, err error) {
+	h := sha256.New()
+	f, storeErr := os.CreateTemp(c.writable, ".body-")
+	if storeErr == nil {
+		name = f.Name()
+		defer f.Close()
+		// Readable by all: the image's layer is written by root and read by the sandbox user.
+		storeErr = f.Chmod(0o644)
+	}
+	sink := &stickyWriter{w: io.Discard}
+	if storeErr == nil {
+		sink.w = f
 	}
 	if size > 0 {
 		if err := skipSpace(in); err != nil {
-			return "", err
+			return name, nil, nil, err
 		}
 		if b, err := in.ReadByte(); err != nil || b != '"' {
-			return "", fmt.Errorf("body does not start with a quote")
+			return name, nil, nil, fmt.Errorf("body does not start with a quote")
 		}
 		encoded := int64(base64.StdEncoding.EncodedLen(int(size)))
 		dec := base64.NewDecoder(base64.StdEncoding, io.LimitReader(in, encoded))
-		n, err := io.Copy(f, dec)
+		n, err := io.Copy(io.MultiWriter(sink, h), dec)
 		if err != nil {
-			return "", fmt.Errorf("body: %v", err)
+			return name, nil, nil, fmt.Errorf("body: %v", err)
 		}
 		if n != size {
-			return "", fmt.Errorf("body has %d bytes, not %d", n, size)
+			return name, nil, nil, fmt.Errorf("body has %d bytes, not %d", n, size)
 		}
 		if b, err := in.ReadByte(); err != nil || b != '"' {
-			return "", fmt.Errorf("body does not end with a quote")
+			return name, nil, nil, fmt.Errorf("body does not end with a quote")
 		}
 	}
-	if err := f.Close(); err != nil {
-		return "", err
+	if storeErr == nil {
+		storeErr = sink.err
 	}
-	return f.Name(), nil
+	if storeErr == nil && f != nil {
+		storeErr = f.Close()
+	}
+	return name, h.Sum(nil), storeErr, nil
 }
 
 func skipSpace(in *bufio.Reader) error {
@@ -323,19 +346,6 @@ func skipSpace(in *bufio.Reader) error {
 			return in.UnreadByte()
 		}
 	}
-}
-
-func fileHash(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, err
-	}
-	return h.Sum(nil), nil
 }
 
 func writeAtomic(name string, data []byte) error {
