@@ -189,7 +189,8 @@ void TestLanguages::goStandardLibraryComesFromTheImage()
         "\tif err != nil {\n\t\tfmt.Println(\"no stats:\", err)\n\t\tos.Exit(3)\n\t}\n"
         "\tfmt.Print(string(data))\n"
         "\tfmt.Fprintln(os.Stderr, \"GOCACHEPROG=\"+os.Getenv(\"GOCACHEPROG\"), http.StatusOK)\n"
-        "\terr = os.WriteFile(\"/usr/lib/sandbox-studio/go/build-cache/00/poison-a\", []byte(\"v1\"), "
+        "\terr = os.WriteFile(\"/usr/lib/sandbox-studio/go/build-cache/00/poison-a\", "
+        "[]byte(\"v1\"), "
         "0o644)\n"
         "\tfmt.Fprintln(os.Stderr, \"image layer write refused:\", err != nil)\n"
         "}\n");
