@@ -883,6 +883,72 @@ int cmdDeps(const QStringList &args)
     return failed ? ExitEngine : 0;
 }
 
+/// bench languages: one-shot runs (fresh sandbox each: create, compile, run, remove) of
+/// each language's sample program, and for Go also a program importing encoding/json and
+/// net/http (the standard library it compiles is the slow part of a Go run). JSON with
+/// per-program total and compile latency stats over `iterations` runs after one warm-up.
+int benchLanguages(Engine &engine, int iterations, const QStringList &only)
+{
+    struct Program
+    {
+        QString name, language, code, expect;
+    };
+    QList<Program> programs;
+    for (const LanguageDescriptor &lang : LanguageRegistry::instance().all())
+        programs.append({lang.id + QStringLiteral("_hello"), lang.id, lang.sampleCode,
+                         QStringLiteral("Hello")});
+    programs.append({QStringLiteral("go_net_http"), QStringLiteral("go"),
+                     QStringLiteral("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n"
+                                    "\t\"net/http\"\n)\n\nfunc main() {\n\tb, _ := "
+                                    "json.Marshal(map[string]int{\"ok\": http.StatusOK})\n"
+                                    "\tfmt.Println(string(b))\n}\n"),
+                     QStringLiteral("{\"ok\":200}")});
+    QJsonObject results;
+    QJsonObject images;
+    for (const Program &p : programs) {
+        if (!only.isEmpty() && !only.contains(p.language))
+            continue;
+        if (auto image = Engine::defaultImageFor(p.language))
+            images.insert(p.language, *image);
+        RunRequest req;
+        req.language = p.language;
+        req.code = p.code;
+        req.limits.timeoutMs = 120'000;
+        QList<double> totalMs, compileMs;
+        for (int i = -1; i < iterations; ++i) { // i == -1: warm-up, not counted
+            QElapsedTimer t;
+            t.start();
+            auto r = engine.runBlocking(req);
+            if (!r)
+                return reportError(r.error(), false);
+            if (r->exitCode != 0 || !r->stdoutData.contains(p.expect.toUtf8()))
+                return reportError(
+                    Error{ErrorCode::Internal,
+                          QStringLiteral("%1: unexpected result (exit %2)")
+                              .arg(p.name)
+                              .arg(r->exitCode),
+                          QString::fromUtf8(r->stdoutData + r->stderrData + r->compile.output)},
+                    false);
+            if (i < 0)
+                continue;
+            totalMs << double(t.nsecsElapsed()) / 1e6;
+            if (r->compile.ran)
+                compileMs << double(r->compile.durationMs);
+        }
+        QJsonObject entry{{QStringLiteral("language"), p.language},
+                          {QStringLiteral("total"), latencyStats(totalMs)}};
+        if (!compileMs.isEmpty())
+            entry.insert(QStringLiteral("compile"), latencyStats(compileMs));
+        results.insert(p.name, entry);
+    }
+    QJsonObject out{{QStringLiteral("benchmark"), QStringLiteral("languages_oneshot")},
+                    {QStringLiteral("iterations"), iterations},
+                    {QStringLiteral("images"), images},
+                    {QStringLiteral("programs"), results}};
+    QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Indented);
+    return 0;
+}
+
 /// bench cold: engine one-shot print(1) (create, run, remove) against `docker run --rm`.
 int cmdBench(const QStringList &args)
 {
@@ -891,17 +957,31 @@ int cmdBench(const QStringList &args)
     if (const qsizetype i = args.indexOf(QStringLiteral("--iterations")); i >= 0)
         n = qMax(1, args.value(i + 1).toInt());
     if (which != QLatin1String("cold") && which != QLatin1String("notebook") &&
-        which != QLatin1String("pool") && which != QLatin1String("zygote")) {
-        err() << "usage: sandbox-studio bench cold|notebook|pool|zygote [--iterations N] "
+        which != QLatin1String("pool") && which != QLatin1String("zygote") &&
+        which != QLatin1String("languages")) {
+        err() << "usage: sandbox-studio bench cold|notebook|pool|zygote|languages [--iterations N] "
                  "[--language L] [--cases DIR]"
               << Qt::endl;
         return ExitUsage;
+    }
+    QStringList languages; // bench languages: --language L (repeatable) narrows the set
+    for (qsizetype i = args.indexOf(QStringLiteral("--language")); i >= 0;
+         i = args.indexOf(QStringLiteral("--language"), i + 1)) {
+        const LanguageDescriptor *lang = LanguageRegistry::instance().find(args.value(i + 1));
+        if (!lang) {
+            err() << "sandbox-studio: unknown language '" << args.value(i + 1) << "'" << Qt::endl;
+            return ExitUsage;
+        }
+        languages << lang->id;
     }
     auto engine = engineFrom({}, {});
     if (!engine)
         return reportError(engine.error(), false);
     if (auto ping = (*engine)->ping(); !ping)
         return reportError(ping.error(), false);
+    if (which == QLatin1String("languages"))
+        return benchLanguages(**engine, args.contains(QStringLiteral("--iterations")) ? n : 3,
+                              languages);
     if (which == QLatin1String("zygote")) {
         ZygoteBenchOptions o;
         if (args.contains(QStringLiteral("--iterations")))
@@ -1373,6 +1453,8 @@ QString cliUsage()
         "  bench cold [--iterations N]  benchmark a cold one-shot run (JSON)\n"
         "  bench notebook [--language L]  benchmark a notebook cell round trip (JSON)\n"
         "  bench pool [--iterations N]  benchmark warm pooled runs, throughput (JSON)\n"
+        "  bench languages [--iterations N] [--language L]...  one-shot hello world per\n"
+        "                               language and a Go net/http program (JSON)\n"
         "  mcp                        MCP server over stdio (what Claude Desktop launches);\n"
         "                             relays to a running window (--standalone: never)\n"
         "  mcp --http PORT [--token T]  MCP Streamable HTTP server on 127.0.0.1:PORT/mcp\n"

@@ -37,7 +37,8 @@ private:
 };
 
 /// Packs directory dir into an uncompressed tar file (ownership, modes, links, device
-/// nodes preserved). Errors: IoError.
+/// nodes preserved; sparse files are written out in full, never as sparse entries, which
+/// an image that is saved again could not reproduce). Errors: IoError.
 Result<void> packDirectory(const QString &dir, const QString &tarFile, const CancelToken &cancel);
 
 } // namespace sandbox

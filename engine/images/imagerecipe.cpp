@@ -48,10 +48,52 @@ Result<ImageRecipe> ImageCatalog::parse(const QByteArray &data)
     r.suite = str("suite");
     r.packages = list("packages");
     r.changes = list("changes");
+    r.run = list("run");
     if (r.name.isEmpty() || r.suite.isEmpty() || r.packages.isEmpty())
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("image recipe needs name, suite and packages"));
-    r.canonical = data + BuilderVersion;
+    r.canonical = data;
+    if (j.contains("files")) {
+        if (!j["files"].is_array())
+            return fail(ErrorCode::InvalidArgument,
+                        QStringLiteral("image recipe %1: \"files\" is not a list").arg(r.name));
+        for (const auto &f : j["files"]) {
+            ImageRecipe::File file;
+            if (f.is_object()) {
+                if (f.contains("path") && f["path"].is_string())
+                    file.path = QString::fromStdString(f["path"].get<std::string>());
+                if (f.contains("resource") && f["resource"].is_string())
+                    file.resource = QString::fromStdString(f["resource"].get<std::string>());
+                if (f.contains("mode")) {
+                    bool ok = f["mode"].is_string();
+                    if (ok)
+                        file.mode =
+                            QString::fromStdString(f["mode"].get<std::string>()).toInt(&ok, 8);
+                    if (!ok || file.mode < 0 || file.mode > 0777)
+                        return fail(ErrorCode::InvalidArgument,
+                                    QStringLiteral("image recipe %1: the mode of %2 is not an "
+                                                   "octal string such as \"0755\"")
+                                        .arg(r.name, file.path));
+                }
+            }
+            if (!file.path.startsWith(u'/') || file.path.contains(QLatin1String("..")) ||
+                file.resource.isEmpty())
+                return fail(ErrorCode::InvalidArgument,
+                            QStringLiteral("image recipe %1: each file needs an absolute \"path\" "
+                                           "and a \"resource\"")
+                                .arg(r.name));
+            QFile res(QStringLiteral(":/") + file.resource);
+            if (!res.open(QIODevice::ReadOnly))
+                return fail(ErrorCode::InvalidArgument,
+                            QStringLiteral("image recipe %1: resource %2 is not in the application")
+                                .arg(r.name, file.resource));
+            file.data = res.readAll();
+            r.canonical += "\nfile " + file.resource.toUtf8() + ' ' +
+                           QByteArray::number(file.data.size()) + '\n' + file.data;
+            r.files.append(file);
+        }
+    }
+    r.canonical += BuilderVersion;
     return r;
 }
 

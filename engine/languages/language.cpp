@@ -128,6 +128,10 @@ LanguageDescriptor go()
     d.imageRecipe = QStringLiteral("go");
     d.sampleCode = QStringLiteral("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println("
                                   "\"Hello from Go\")\n}\n");
+    // The image sets GOCACHEPROG (resources/images/go.json): its cache program answers from
+    // the standard library precompiled into the image (read-only) and keeps what this run
+    // compiles under GOCACHE, in the work directory. Custom images without it use GOCACHE
+    // alone, as before.
     d.env = {QStringLiteral("GOCACHE=/sandbox/.sandbox/cache/go-build"),
              QStringLiteral("GOPATH=/sandbox/.sandbox/go"), QStringLiteral("GOFLAGS=-mod=mod"),
              QStringLiteral("GOTOOLCHAIN=local"), QStringLiteral("GOTMPDIR=/sandbox/.sandbox")};

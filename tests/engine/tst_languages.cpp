@@ -2,6 +2,8 @@
 // Language semantics that LLM-written programs rely on, per language, on the real engine.
 #include "testsupport.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace sandbox;
@@ -16,6 +18,7 @@ private Q_SLOTS:
     void semantics();
     void cppStandardIsConfigurable();
     void compileOutputIsKeptApart();
+    void goStandardLibraryComesFromTheImage();
     void cleanupTestCase();
 
 private:
@@ -168,6 +171,49 @@ void TestLanguages::compileOutputIsKeptApart()
     QVERIFY(r->compile.ran);
     QCOMPARE(r->compile.exitCode, 0);
     QVERIFY(r->compile.durationMs > 0);
+}
+
+void TestLanguages::goStandardLibraryComesFromTheImage()
+{
+    // The Go image's cache program (resources/images/go/gocacheprog.go) counts where the
+    // compile step's build cache answers came from; the program reads the counts, checks
+    // that the image's layer cannot be written and prints both.
+    RunRequest req;
+    req.language = QStringLiteral("go");
+    req.code = QStringLiteral(
+        "package main\n\nimport (\n\t\"fmt\"\n\t\"net/http\"\n\t\"os\"\n"
+        "\t\"path/filepath\"\n)\n\n"
+        "func main() {\n"
+        "\tdata, err := os.ReadFile(filepath.Join(os.Getenv(\"GOCACHE\"), \"gocacheprog\", "
+        "\"stats.json\"))\n"
+        "\tif err != nil {\n\t\tfmt.Println(\"no stats:\", err)\n\t\tos.Exit(3)\n\t}\n"
+        "\tfmt.Print(string(data))\n"
+        "\tfmt.Fprintln(os.Stderr, \"GOCACHEPROG=\"+os.Getenv(\"GOCACHEPROG\"), http.StatusOK)\n"
+        "\terr = os.WriteFile(\"/usr/lib/sandbox-studio/go/build-cache/00/poison-a\", "
+        "[]byte(\"v1\"), "
+        "0o644)\n"
+        "\tfmt.Fprintln(os.Stderr, \"image layer write refused:\", err != nil)\n"
+        "}\n");
+    req.limits.timeoutMs = 120'000;
+    auto r = m_engine->runBlocking(req);
+    QVERIFY_RESULT(r);
+    const QString context =
+        QStringLiteral("exit %1\n--- stdout:\n%2\n--- stderr:\n%3\n--- compile:\n%4")
+            .arg(r->exitCode)
+            .arg(QString::fromUtf8(r->stdoutData), QString::fromUtf8(r->stderrData),
+                 QString::fromUtf8(r->compile.output));
+    QVERIFY2(r->exitCode == 0, qPrintable(context));
+    const QJsonObject stats = QJsonDocument::fromJson(r->stdoutData).object();
+    QVERIFY2(!stats.isEmpty(), qPrintable(context));
+    // net/http alone is some 150 standard packages; without the image's layer every one of
+    // them is a miss compiled in this run.
+    QVERIFY2(stats.value(QStringLiteral("imageHits")).toInt() >= 100, qPrintable(context));
+    // What this run compiles itself: its own package and the link, put in its writable layer.
+    QVERIFY2(stats.value(QStringLiteral("misses")).toInt() < 10, qPrintable(context));
+    QVERIFY2(stats.value(QStringLiteral("puts")).toInt() >= 1, qPrintable(context));
+    QVERIFY2(r->stderrData.contains("GOCACHEPROG=/usr/lib/sandbox-studio/go/gocacheprog 200\n"),
+             qPrintable(context));
+    QVERIFY2(r->stderrData.contains("image layer write refused: true"), qPrintable(context));
 }
 
 void TestLanguages::cleanupTestCase()

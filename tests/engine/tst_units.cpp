@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Pure units of the engine: stream framing, tar safety, endpoints, languages, recipes.
+#include "images/imagebuilder.h"
 #include "images/imagerecipe.h"
 #include "languages/language.h"
 #include "runtime/dockerstream.h"
@@ -10,6 +11,10 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace sandbox;
 
@@ -27,6 +32,8 @@ private Q_SLOTS:
     void endpoints();
     void languageFileNames();
     void recipesHaveStableTags();
+    void recipeFilesAndRunSteps();
+    void packedImagesHaveNoSparseEntries();
 };
 
 static QByteArray frame(char type, const QByteArray &payload)
@@ -186,6 +193,89 @@ void TestUnits::recipesHaveStableTags()
     QVERIFY(a->tag() != b->tag());
     QVERIFY(ImageCatalog::instance().find(QStringLiteral("python")));
     QVERIFY(!ImageCatalog::parse("{}"));
+}
+
+void TestUnits::packedImagesHaveNoSparseEntries()
+{
+    // A sparse file (a hole, then data: what Go's telemetry counters look like) is packed
+    // as a plain entry of its full size, which a saved image reproduces byte for byte.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QDir().mkpath(dir.filePath(QStringLiteral("root/etc")));
+    const QByteArray sparseName =
+        QFile::encodeName(dir.filePath(QStringLiteral("root/etc/counts")));
+    const int fd = ::open(sparseName.constData(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    QVERIFY(fd >= 0);
+    QCOMPARE(::pwrite(fd, "tail", 4, (1 << 20) - 4), ssize_t(4));
+    ::close(fd);
+    const QString tarFile = dir.filePath(QStringLiteral("root.tar"));
+    auto packed = packDirectory(dir.filePath(QStringLiteral("root")), tarFile, {});
+    QVERIFY2(packed, packed ? "" : qPrintable(packed.error().toString()));
+
+    archive *a = archive_read_new();
+    auto cleanup = qScopeGuard([&] { archive_read_free(a); });
+    archive_read_support_format_tar(a);
+    QCOMPARE(archive_read_open_filename(a, QFile::encodeName(tarFile).constData(), 1 << 16),
+             ARCHIVE_OK);
+    archive_entry *e = nullptr;
+    bool found = false;
+    while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+        if (QByteArray(archive_entry_pathname(e)) != "./etc/counts")
+            continue;
+        found = true;
+        QCOMPARE(archive_entry_sparse_count(e), 0);
+        QCOMPARE(archive_entry_size(e), la_int64_t(1 << 20));
+        QByteArray data(1 << 20, Qt::Uninitialized);
+        QCOMPARE(archive_read_data(a, data.data(), size_t(data.size())), la_ssize_t(1 << 20));
+        QVERIFY(data.endsWith("tail"));
+        QCOMPARE(data.count('\0'), qsizetype((1 << 20) - 4));
+    }
+    QVERIFY2(found, "etc/counts is not in the packed tar");
+}
+
+void TestUnits::recipeFilesAndRunSteps()
+{
+    // The Go recipe bakes its cache program's source in and prebuilds the standard library.
+    const ImageRecipe *go = ImageCatalog::instance().find(QStringLiteral("go"));
+    QVERIFY(go);
+    QCOMPARE(go->files.size(), 1);
+    QCOMPARE(go->files[0].path, QStringLiteral("/usr/lib/sandbox-studio/go/gocacheprog.go"));
+    QCOMPARE(go->files[0].mode, 0644);
+    QVERIFY(go->files[0].data.contains("package main"));
+    // The helper's source is hashed into the tag, not only the recipe's JSON.
+    QVERIFY(go->canonical.contains(go->files[0].data));
+    QVERIFY(!go->run.filter(QStringLiteral("go build std")).isEmpty());
+    QVERIFY(!go->changes.filter(QStringLiteral("GOCACHEPROG=")).isEmpty());
+
+    const QByteArray base = R"({"name":"x","suite":"trixie","packages":["golang-go"])";
+    auto plain = ImageCatalog::parse(base + "}");
+    auto withRun = ImageCatalog::parse(base + R"(,"run":["go build std"]})");
+    auto withFile = ImageCatalog::parse(
+        base +
+        R"(,"files":[{"path":"/opt/p.go","resource":"images/go/gocacheprog.go","mode":"0755"}]})");
+    QVERIFY(plain);
+    QVERIFY(withRun);
+    QVERIFY2(withFile, withFile ? "" : qPrintable(withFile.error().toString()));
+    QCOMPARE(withRun->run, QStringList{QStringLiteral("go build std")});
+    QCOMPARE(withFile->files.value(0).mode, 0755);
+    QVERIFY(plain->tag() != withRun->tag());
+    QVERIFY(plain->tag() != withFile->tag());
+
+    // Bad file entries are refused with the reason.
+    auto missing = ImageCatalog::parse(
+        base + R"(,"files":[{"path":"/opt/p.go","resource":"images/go/nosuch.go"}]})");
+    QVERIFY(!missing);
+    QVERIFY2(missing.error().message.contains(QStringLiteral("images/go/nosuch.go")),
+             qPrintable(missing.error().toString()));
+    auto relative = ImageCatalog::parse(
+        base + R"(,"files":[{"path":"opt/p.go","resource":"images/go/gocacheprog.go"}]})");
+    QVERIFY(!relative);
+    QVERIFY(relative.error().message.contains(QStringLiteral("absolute")));
+    auto badMode = ImageCatalog::parse(
+        base +
+        R"(,"files":[{"path":"/opt/p.go","resource":"images/go/gocacheprog.go","mode":"9"}]})");
+    QVERIFY(!badMode);
+    QVERIFY(badMode.error().message.contains(QStringLiteral("octal")));
 }
 
 QTEST_GUILESS_MAIN(TestUnits)
