@@ -271,7 +271,8 @@ n=0
 for step in "$@"; do
   n=$((n + 1))
   echo "RUN $n/$#: $step" | head -c 200; echo
-  chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin     HOME=/root LANG=C.UTF-8 /bin/sh -e -c "$step"
+  chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    HOME=/root LANG=C.UTF-8 /bin/sh -e -c "$step"
 done
 )");
         const int steps = int(recipe.run.size());
