@@ -34,8 +34,13 @@
 #include <QStandardPaths>
 #include <QTextStream>
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace sandbox;
@@ -163,6 +168,90 @@ Result<std::shared_ptr<Engine>> engineFrom(const QString &backend, const QString
     return Engine::create(profile);
 }
 
+/// QCommandLineParser::process(), except that a bad option exits with ExitUsage (2), like
+/// every other bad input, not 1. --help prints the parser's help and exits 0.
+void processOrExit(QCommandLineParser &p, const QStringList &argv)
+{
+    if (!p.parse(argv)) {
+        err() << argv.value(0) << ": " << p.errorText() << Qt::endl;
+        std::exit(ExitUsage);
+    }
+    if (p.isSet(QStringLiteral("help")))
+        p.showHelp(0);
+}
+
+int g_signalPipe[2] = {-1, -1};
+
+void onTerminationSignal(int sig)
+{
+    const char c = char(sig);
+    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &c, 1);
+}
+
+void installTerminationHandlers()
+{
+    struct sigaction sa = {};
+    sa.sa_handler = onTerminationSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr);
+    // A client that closes its end of a pipe must not kill us mid-cleanup.
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/// Ctrl+C, SIGTERM and SIGHUP during `run`: the run in flight is cancelled, so its sandbox
+/// is removed as on every other path (killed with the CLI, it ran on past its limit until
+/// `reap`). A second signal ends the process at once (exit 130).
+class RunSignalGuard
+{
+public:
+    explicit RunSignalGuard(CancelToken cancel)
+    {
+        if (::pipe2(g_signalPipe, O_CLOEXEC) != 0)
+            return;
+        installTerminationHandlers();
+        ::pipe2(m_stop, O_CLOEXEC);
+        m_thread = std::thread([this, cancel]() mutable {
+            int signals = 0;
+            for (;;) {
+                pollfd fds[2] = {{g_signalPipe[0], POLLIN, 0}, {m_stop[0], POLLIN, 0}};
+                if (::poll(fds, 2, -1) < 0 && errno != EINTR)
+                    return;
+                if (fds[1].revents)
+                    return;
+                char c = 0;
+                if (!(fds[0].revents & POLLIN) || ::read(g_signalPipe[0], &c, 1) != 1)
+                    continue;
+                if (++signals > 1)
+                    ::_exit(130);
+                m_fired = true;
+                std::fprintf(stderr,
+                             "sandbox-studio: %s: stopping the run and removing its sandbox "
+                             "(again to quit at once)\n",
+                             strsignal(c));
+                cancel.cancel();
+            }
+        });
+    }
+    ~RunSignalGuard()
+    {
+        if (m_thread.joinable()) {
+            [[maybe_unused]] const ssize_t n = ::write(m_stop[1], "x", 1);
+            m_thread.join();
+        }
+    }
+    RunSignalGuard(const RunSignalGuard &) = delete;
+    RunSignalGuard &operator=(const RunSignalGuard &) = delete;
+    bool fired() const { return m_fired; }
+
+private:
+    int m_stop[2] = {-1, -1};
+    std::atomic<bool> m_fired{false};
+    std::thread m_thread;
+};
+
 int cmdRun(const QStringList &args)
 {
     QCommandLineParser p;
@@ -183,7 +272,9 @@ int cmdRun(const QStringList &args)
          QStringLiteral("n")},
         {QStringLiteral("output-limit"), QStringLiteral("Cap on stdout+stderr kept (default 1m)"),
          QStringLiteral("size")},
-        {QStringLiteral("network"), QStringLiteral("none (default) or host"),
+        {QStringLiteral("network"),
+         QStringLiteral(
+             "none (default), host, or bridge (the host's network where the engine has no bridge)"),
          QStringLiteral("mode")},
         {QStringLiteral("file"),
          QStringLiteral("Copy the file or folder PATH into the work directory (repeatable)"),
@@ -246,7 +337,7 @@ int cmdRun(const QStringList &args)
          QStringLiteral("Size of the work directory, e.g. 256m (default 256m)"),
          QStringLiteral("size")},
     });
-    p.process(QStringList{QStringLiteral("sandbox-studio run")} + args);
+    processOrExit(p, QStringList{QStringLiteral("sandbox-studio run")} + args);
     const bool json = p.isSet(QStringLiteral("json"));
     if (p.positionalArguments().size() != 1) {
         err() << "usage: sandbox-studio run [options] FILE|-" << Qt::endl;
@@ -397,7 +488,10 @@ int cmdRun(const QStringList &args)
         };
     }
     CancelToken cancel;
+    RunSignalGuard signals(cancel);
     auto result = (*engine)->runBlocking(req, obs, cancel);
+    if (signals.fired())
+        return 130; // the shell's code for an interrupted command; the sandbox is gone
     if (!result)
         return reportError(result.error(), json);
     if (json)
@@ -419,6 +513,7 @@ int cmdRun(const QStringList &args)
     if (p.isSet(QStringLiteral("artifacts-dir"))) {
         const QDir dir(p.value(QStringLiteral("artifacts-dir")));
         QDir().mkpath(dir.path());
+        int saved = 0;
         for (const Artifact &a : result->artifacts) {
             auto safe = safeRelativePath(a.name);
             if (!safe) {
@@ -428,10 +523,31 @@ int cmdRun(const QStringList &args)
             const QString target = dir.filePath(*safe);
             QDir().mkpath(QFileInfo(target).path());
             QFile out(target);
-            if (out.open(QIODevice::WriteOnly))
-                out.write(a.data);
+            if (out.open(QIODevice::WriteOnly) && out.write(a.data) == a.data.size())
+                ++saved;
+            else
+                err() << "sandbox-studio: cannot write " << target << ": " << out.errorString()
+                      << Qt::endl;
         }
+        if (!json && saved > 0)
+            err() << "sandbox-studio: saved " << saved << (saved == 1 ? " artifact" : " artifacts")
+                  << " under " << dir.path() << " (e.g. "
+                  << dir.filePath(result->artifacts.constFirst().name) << ")" << Qt::endl;
+    } else if (!json && !result->artifacts.isEmpty()) {
+        // Plots and written files are not lost without a word.
+        QStringList names;
+        for (const Artifact &a :
+             std::as_const(result->artifacts).first(qMin<qsizetype>(3, result->artifacts.size())))
+            names << a.name;
+        err() << "sandbox-studio: " << result->artifacts.size()
+              << (result->artifacts.size() == 1 ? " artifact" : " artifacts") << " ("
+              << names.join(QStringLiteral(", ")) << (result->artifacts.size() > 3 ? ", ..." : "")
+              << ") not saved: pass --artifacts-dir DIR to keep them" << Qt::endl;
     }
+    if (!json)
+        for (const QString &n : std::as_const(result->notes))
+            if (n.contains(QLatin1String("host's network")))
+                err() << "sandbox-studio: note: " << n << Qt::endl; // more than asked for
     bool getFailed = false;
     if (!req.fetchPaths.isEmpty()) {
         const QString dir = p.isSet(QStringLiteral("get-dir")) ? p.value(QStringLiteral("get-dir"))
@@ -505,7 +621,7 @@ int cmdImagesBuildDockerfile(const QStringList &args)
          {QStringLiteral("network"), QStringLiteral("Network of RUN steps: none (default) or host"),
           QStringLiteral("mode")},
          {QStringLiteral("no-cache"), QStringLiteral("Do not reuse cached steps")}});
-    p.process(QStringList{QStringLiteral("sandbox-studio images build")} + args);
+    processOrExit(p, QStringList{QStringLiteral("sandbox-studio images build")} + args);
     if (p.positionalArguments().size() != 1 || !p.isSet(QStringLiteral("tag"))) {
         err() << "usage: sandbox-studio images build --tag REF [--file Dockerfile] "
                  "[--network none|host] [--no-cache] CONTEXT_DIR"
@@ -590,7 +706,7 @@ int cmdPolicy(const QStringList &args)
          QStringLiteral("policy")},
         {QStringLiteral("json"), QStringLiteral("Print the findings as JSON")},
     });
-    p.process(QStringList{QStringLiteral("sandbox-studio policy")} + args);
+    processOrExit(p, QStringList{QStringLiteral("sandbox-studio policy")} + args);
     const QStringList pos = p.positionalArguments();
     const bool json = p.isSet(QStringLiteral("json"));
     auto policy = Policy::load(p.isSet(QStringLiteral("policy")) ? p.value(QStringLiteral("policy"))
@@ -1105,26 +1221,6 @@ int cmdBench(const QStringList &args)
 
 // --- mcp ------------------------------------------------------------------------------
 
-int g_signalPipe[2] = {-1, -1};
-
-void onTerminationSignal(int sig)
-{
-    const char c = char(sig);
-    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &c, 1);
-}
-
-void installTerminationHandlers()
-{
-    struct sigaction sa = {};
-    sa.sa_handler = onTerminationSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGINT, &sa, nullptr);
-    // A client that closes its end of a pipe must not kill us mid-cleanup.
-    signal(SIGPIPE, SIG_IGN);
-}
-
 /// `sandbox-studio mcp` when a window answers on its bridge socket: relays stdin/stdout
 /// to it until stdin EOF or SIGTERM (exit 0) or until the window goes away (exit 1).
 int relayToGui(std::unique_ptr<QLocalSocket> socket)
@@ -1216,7 +1312,7 @@ int cmdMcp(const QStringList &args)
         {QStringLiteral("require-gui"),
          QStringLiteral("stdio: fail unless a Sandbox Studio window accepts the client")},
     });
-    p.process(QStringList{QStringLiteral("sandbox-studio mcp")} + args);
+    processOrExit(p, QStringList{QStringLiteral("sandbox-studio mcp")} + args);
     if (!p.positionalArguments().isEmpty()) {
         err() << "usage: sandbox-studio mcp [--standalone | --require-gui | --http PORT [--token T "
                  "| --no-auth]]"
@@ -1538,6 +1634,13 @@ int cmdBackends(const QStringList &args)
         const bool kubeOptions =
             p.isSet(QStringLiteral("kubeconfig")) || p.isSet(QStringLiteral("context")) ||
             p.isSet(QStringLiteral("namespace")) || p.isSet(QStringLiteral("set"));
+        if (profile.kind == QLatin1String("kubernetes") &&
+            (p.isSet(QStringLiteral("host")) || p.isSet(QStringLiteral("tls-cert-path")))) {
+            err() << "sandbox-studio: a kubernetes profile takes its server from the kubeconfig "
+                     "(--kubeconfig, --context), not --host or --tls-cert-path"
+                  << Qt::endl;
+            return ExitUsage;
+        }
         if (kubeOptions && profile.kind != QLatin1String("kubernetes")) {
             err() << "sandbox-studio: --kubeconfig, --context, --namespace and --set are for "
                      "--kind kubernetes"
@@ -1560,10 +1663,14 @@ int cmdBackends(const QStringList &args)
                 return ExitUsage;
             }
         }
+        const bool existed =
+            bool(store.find(profile.name)) && !BackendProfileStore::isBuiltIn(profile.name);
         if (auto saved = store.save(profile); !saved) {
             reportError(saved.error(), false);
             return ExitUsage;
         }
+        out << (existed ? "replaced" : "added") << " profile " << profile.name << " ("
+            << profile.kind << ")" << Qt::endl;
         return 0;
     }
     if (sub == QLatin1String("show")) {

@@ -429,6 +429,13 @@ Result<void> setKubernetesSetting(KubernetesSettings &settings, const QString &k
                          QStringLiteral("Never")}
                  .contains(v))
             return settingError(key, v, QStringLiteral("is not Always, IfNotPresent or Never"));
+        // Requests and limits are Kubernetes quantities ("250m", "1.5", "512Mi", "2G").
+        static const QRegularExpression quantity(QStringLiteral(
+            R"(^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$)"));
+        if ((key.endsWith(u"Request") || key.endsWith(u"Limit") || key == u"ephemeralStorage") &&
+            !v.isEmpty() && !quantity.match(v).hasMatch())
+            return settingError(
+                key, v, QStringLiteral("is not a Kubernetes quantity (e.g. 250m, 2, 512Mi, 1Gi)"));
         settings.*member =
             v.isEmpty() && key == u"imagePullPolicy" ? KubernetesSettings{}.imagePullPolicy : v;
         return {};

@@ -789,6 +789,12 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
     }
     SandboxSpec spec =
         hardenedSpec(*lang, image, request.limits, *network, QStringLiteral("oneshot"));
+    // A backstop should this process die without removing the sandbox (SIGKILL, a crash):
+    // PID 1 ends some minutes after the run's own limit, and the program with it, instead
+    // of running on until `reap`. Dependencies are installed before, elsewhere.
+    if (request.limits.timeoutMs > 0)
+        spec.command = {QStringLiteral("sleep"),
+                        QString::number(request.limits.timeoutMs / 1000 + 600)};
     for (const QString &n : m_runtime->unappliedLimits(spec))
         note(n); // said, not silently dropped (rootless Podman on cgroup v1)
     QString depsVolume;

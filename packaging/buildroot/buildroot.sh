@@ -100,6 +100,14 @@ if [[ -n "${XAUTHORITY:-}" && -f "$XAUTHORITY" ]]; then
     touch "$ROOT$XAUTHORITY"
     mount --bind "$XAUTHORITY" "$ROOT$XAUTHORITY"
 fi
+# The caller's folder, when the root does not have it (e.g. /var/tmp/work) or has it only
+# as the empty mount point left by an earlier call: relative paths given to the command
+# keep working. Folders the root has with content (/usr, /etc, ...) are never hidden.
+if [[ -d "${PWD_INSIDE:-}" && "$PWD_INSIDE" != / ]] &&
+    { [[ ! -e "$ROOT$PWD_INSIDE" ]] || [[ -d "$ROOT$PWD_INSIDE" && -z "$(ls -A "$ROOT$PWD_INSIDE")" ]]; }; then
+    mkdir -p "$ROOT$PWD_INSIDE"
+    mount --bind "$PWD_INSIDE" "$ROOT$PWD_INSIDE"
+fi
 cd "$ROOT"
 exec chroot "$ROOT" /usr/bin/env HOME="${HOST_HOME:-/root}" PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
     LANG=C.UTF-8 ${DISPLAY:+DISPLAY=$DISPLAY} ${XAUTHORITY:+XAUTHORITY=$XAUTHORITY} \

@@ -66,6 +66,17 @@ check "a built-in name is refused" test $? -eq 2
     --set tolerations=gpu=true:NoSchedule --set tolerations='dedicated:NoExecute@60' \
     --set imagePullSecrets=regcred --set 'annotations=owner=Ana, Data' >"$tmp/out" 2>&1
 check "backends add --kind kubernetes --set exits 0" test $? -eq 0
+check "backends add says it added" grep -qx "added profile gpus (kubernetes)" "$tmp/out"
+"$APP" backends add gpus --kind kubernetes --context kind-dev --namespace sandboxes \
+    --set cpuRequest=250m --set runtimeClassName=gvisor --set nodeSelector=disktype=ssd \
+    --set tolerations=gpu=true:NoSchedule --set tolerations='dedicated:NoExecute@60' \
+    --set imagePullSecrets=regcred --set 'annotations=owner=Ana, Data' >"$tmp/out" 2>&1
+check "adding it again says it replaced it" grep -qx "replaced profile gpus (kubernetes)" "$tmp/out"
+"$APP" backends add bad --kind kubernetes --set cpuRequest=lots >"$tmp/out" 2>"$tmp/err"
+check "a CPU request that is not a quantity exits 2" test $? -eq 2
+check "a CPU request that is not a quantity is named" grep -q "cpuRequest: 'lots' is not a Kubernetes quantity" "$tmp/err"
+"$APP" backends add bad --kind kubernetes --host tcp://x:1 >"$tmp/out" 2>"$tmp/err"
+check "--host on a kubernetes profile exits 2" test $? -eq 2
 "$APP" backends show gpus >"$tmp/out" 2>&1
 check "backends show gives kind and namespace" bash -c "grep -qx 'kind: kubernetes' '$tmp/out' && grep -qx 'namespace: sandboxes' '$tmp/out'"
 check "backends show gives the pod settings" bash -c "grep -qx 'cpuRequest: 250m' '$tmp/out' && grep -qx 'runtimeClassName: gvisor' '$tmp/out' && grep -qx 'nodeSelector: disktype=ssd' '$tmp/out'"

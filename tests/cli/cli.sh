@@ -36,9 +36,36 @@ check "--json has exit_code 0" grep -q '"exit_code": 0' "$tmp/json"
 check "--json carries summary.txt" grep -q '"name": "summary.txt"' "$tmp/json"
 check "--json carries artifact bytes" grep -q '"data_base64": "dG9wX2N1c3RvbWVyPUJvYgo="' "$tmp/json"
 
-# --artifacts-dir writes plots.
-"$APP" run --artifacts-dir "$tmp/art" "$CASES/python/sales_summary.py" >/dev/null 2>&1
+# --artifacts-dir writes plots and says where; without it, the plot is named, not lost silently.
+"$APP" run --artifacts-dir "$tmp/art" "$CASES/python/sales_summary.py" >/dev/null 2>"$tmp/err"
 check "--artifacts-dir writes the figure" bash -c "head -c 8 '$tmp/art/output/figure-001.png' | grep -q PNG"
+check "--artifacts-dir says where" grep -q "saved 1 artifact under $tmp/art (e.g. $tmp/art/output/figure-001.png)" "$tmp/err"
+"$APP" run "$CASES/python/sales_summary.py" >/dev/null 2>"$tmp/err"
+check "artifacts not saved are named" grep -q "1 artifact (output/figure-001.png) not saved: pass --artifacts-dir DIR" "$tmp/err"
+
+# Bad options are usage errors (2), like every other bad input.
+"$APP" run --bogus "$tmp/two.py" >/dev/null 2>"$tmp/err"
+status=$?
+check "an unknown option exits 2" test "$status" -eq 2
+check "an unknown option is named" grep -q "bogus" "$tmp/err"
+"$APP" run "$tmp/two.py" --timeout >/dev/null 2>&1
+check "a missing option value exits 2" test $? -eq 2
+
+# Ctrl+C (SIGINT) and SIGTERM stop the run and remove its sandbox; exit 130.
+printf 'import time\nprint("spinning", flush=True)\nwhile True: pass\n' >"$tmp/spin.py"
+for sig in INT TERM; do
+    "$APP" run --timeout 120 "$tmp/spin.py" >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    for _ in $(seq 1 100); do grep -q spinning "$tmp/out" && break; sleep 0.2; done
+    kill -"$sig" "$pid"
+    wait "$pid"
+    status=$?
+    check "SIG$sig during run exits 130" test "$status" -eq 130
+    check "SIG$sig during run says it stops the run" grep -q "stopping the run and removing its sandbox" "$tmp/err"
+    left=$(curl -s --unix-socket /var/run/docker.sock 'http://d/containers/json?all=1' |
+        grep -o "\"io.sandbox-studio.owner\":\"[^\"]*/$pid\"" | wc -l)
+    check "SIG$sig during run leaves no sandbox of the run" test "$left" -eq 0
+done
 
 # Limits: timeout kills and says so.
 echo 'import time; time.sleep(30)' | "$APP" run --language python --timeout 1 - >/dev/null 2>"$tmp/err"
