@@ -546,7 +546,8 @@ int cmdRun(const QStringList &args)
     }
     if (!json)
         for (const QString &n : std::as_const(result->notes))
-            if (n.contains(QLatin1String("host's network")))
+            if (n.contains(QLatin1String("host's network")) ||
+                n.contains(QLatin1String("runs without them")))
                 err() << "sandbox-studio: note: " << n << Qt::endl; // more than asked for
     bool getFailed = false;
     if (!req.fetchPaths.isEmpty()) {

@@ -808,14 +808,21 @@ Result<RunResult> Engine::runAttempt(const RunRequest &request, const RunObserve
         opts.code = request.code;
         opts.status = status;
         auto prepared = ensureDependencies(*m_runtime, *lang, *plan, opts, cancel);
-        if (!prepared)
+        if (!prepared && plan->fromCode && prepared.error().code == ErrorCode::DependencyFailed) {
+            // Worked out from the imports, not asked for: often a guarded import (try /
+            // except ImportError) of something the registry does not have. The program
+            // runs without it and the result says why; named libraries still fail the run.
+            note(prepared.error().message + QStringLiteral(" The program runs without them."));
+        } else if (!prepared) {
             return std::unexpected(prepared.error());
-        depsVolume = prepared->volume;
-        if (!prepared->cached)
-            note(QStringLiteral("installed: %1")
-                     .arg((prepared->installed.isEmpty() ? plan->packages : prepared->installed)
-                              .join(QStringLiteral(", "))));
-        useDependencies(*plan, depsVolume, spec, members, &depsLinks);
+        } else {
+            depsVolume = prepared->volume;
+            if (!prepared->cached)
+                note(QStringLiteral("installed: %1")
+                         .arg((prepared->installed.isEmpty() ? plan->packages : prepared->installed)
+                                  .join(QStringLiteral(", "))));
+            useDependencies(*plan, depsVolume, spec, members, &depsLinks);
+        }
     }
     QStringList programOptions;
     if (*network != NetworkMode::None && request.trustHostCa) {
