@@ -214,11 +214,11 @@ void detectGo(const QString &code, QStringList *paths)
         all.append(it.next().captured(1));
     for (auto it = block.globalMatch(code); it.hasNext();) {
         const QString body = it.next().captured(1);
-        for (const QString &line : body.split(u'\n')) {
-            const QString l = line.section(QStringLiteral("//"), 0, 0);
-            if (auto m = spec.match(l); m.hasMatch())
-                all.append(m.captured(1));
-        }
+        // One spec per line, or several on one line separated by ';' (gofmt would split
+        // them; LLM code does not always go through gofmt).
+        for (const QString &line : body.split(u'\n'))
+            for (auto m = spec.globalMatch(line.section(QStringLiteral("//"), 0, 0)); m.hasNext();)
+                all.append(m.next().captured(1));
     }
     // The standard library's paths have no dot in their first element.
     for (const QString &p : all)

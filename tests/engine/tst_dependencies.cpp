@@ -154,6 +154,11 @@ void TestDependencies::goImports()
     QVERIFY(pinned.packages.contains(QStringLiteral("gopkg.in/yaml.v3")));
     QVERIFY(plan("go", QStringLiteral("package main\nimport \"fmt\"\nfunc main(){fmt.Println()}"))
                 .packages.isEmpty());
+    // Several specs on one line of a group (not gofmt'ed).
+    QCOMPARE(plan("go", QStringLiteral("package main\nimport (\"fmt\"; h "
+                                       "\"github.com/dustin/go-humanize\")\nfunc main(){}\n"))
+                 .packages,
+             QStringList{QStringLiteral("github.com/dustin/go-humanize")});
 }
 
 void TestDependencies::rLibraries()
