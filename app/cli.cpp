@@ -960,7 +960,8 @@ int cmdReap()
     auto n = (*engine)->reapOrphans();
     if (!n)
         return reportError(n.error(), false);
-    QTextStream(stdout) << "removed " << *n << " orphaned sandboxes" << Qt::endl;
+    QTextStream(stdout) << "removed " << *n
+                        << (*n == 1 ? " orphaned sandbox" : " orphaned sandboxes") << Qt::endl;
     return 0;
 }
 
