@@ -131,8 +131,14 @@ bool quitOnSignals(QWidget &window)
     action.sa_handler = onQuitSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    for (int sig : {SIGTERM, SIGINT, SIGHUP})
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+        // A signal ignored on the way in stays ignored: nohup's SIGHUP, a background job's
+        // SIGINT.
+        struct sigaction old = {};
+        if (sig != SIGTERM && sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
         sigaction(sig, &action, nullptr);
+    }
     return true;
 }
 

@@ -38,8 +38,12 @@ sock="$SANDBOX_STUDIO_MCP_BRIDGE_SOCKET"
 
 for sig in TERM INT HUP; do
     rm -f "$sock"
+    # Job control: a background job of a script would otherwise start with SIGINT ignored
+    # (and the application keeps an ignored signal ignored, as nohup expects).
+    set -m
     "$APP" -platform offscreen --language en >"$tmp/log" 2>&1 &
     pid=$!
+    set +m
     # Up: the bridge socket listens and the pool's warm Python sandbox runs.
     up=0
     for _ in $(seq 1 240); do
@@ -56,7 +60,8 @@ for sig in TERM INT HUP; do
         if ! kill -0 "$pid" 2>/dev/null; then wait "$pid"; status=$?; break; fi
         sleep 0.5
     done
-    check "SIG$sig: exits 0 (status $status)" test "$status" -eq 0
+    if [[ $status -eq 124 ]]; then kill -KILL "$pid"; wait "$pid" 2>/dev/null; fi
+    check "SIG$sig: exits 0 (status $status; 124: still running after 60 s)" test "$status" -eq 0
     check "SIG$sig: says it is closing" grep -q "received; closing" "$tmp/log"
     left="$(owned "$pid")"
     check "SIG$sig: no container of the process is left ($left)" test -z "$left"
@@ -65,6 +70,31 @@ for sig in TERM INT HUP; do
     owned "$pid" | awk '{print $1}' | xargs -r docker rm -f >/dev/null
     pid=""
 done
+
+# Under nohup (SIGHUP ignored on the way in) a hangup leaves the window open; SIGTERM closes it.
+rm -f "$sock"
+set -m
+(trap '' HUP; exec "$APP" -platform offscreen >"$tmp/log" 2>&1) &
+pid=$!
+set +m
+for _ in $(seq 1 240); do
+    [[ -S "$sock" ]] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+done
+kill -HUP "$pid"
+sleep 2
+check "an ignored SIGHUP stays ignored (nohup)" kill -0 "$pid"
+kill -TERM "$pid"
+status=124
+for _ in $(seq 1 120); do
+    if ! kill -0 "$pid" 2>/dev/null; then wait "$pid"; status=$?; break; fi
+    sleep 0.5
+done
+if [[ $status -eq 124 ]]; then kill -KILL "$pid"; wait "$pid" 2>/dev/null; fi
+check "SIGTERM after an ignored SIGHUP exits 0 (status $status)" test "$status" -eq 0
+owned "$pid" | awk '{print $1}' | xargs -r docker rm -f >/dev/null
+pid=""
 
 echo "passed $passes, failed $failures"
 ((failures == 0))
