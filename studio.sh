@@ -195,15 +195,16 @@ case "${1:-}" in
     services) services; podman_service ;;
     build) toolchain; build ;;
     launch)
+        # No display, no window: say so before the (long, first-time) setup and build.
+        if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
+            die "no display (neither DISPLAY nor WAYLAND_DISPLAY is set): run this from a desktop session, try 'xvfb-run ./studio.sh launch', or use a command such as 'sandbox-studio run FILE' (see 'sandbox-studio --help')"
+        fi
         # The Python image is enough to start; others are built when first needed.
         setup python
         # The backend picker offers Local Podman too: its service and the Python image.
         podman_service
         podman_images "$("${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" images ref python)"
         "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" reap >/dev/null || true
-        if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
-            die "no display (DISPLAY is not set): run this from a desktop session, or try 'xvfb-run ./studio.sh launch'"
-        fi
         log "launching Sandbox Studio"
         exec "${RUN[@]}" "$BUILD_DIR/bin/sandbox-studio" "${@:2}"
         ;;

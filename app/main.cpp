@@ -5,8 +5,11 @@
 #include "session/engine.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QLoggingCategory>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #ifndef SANDBOX_STUDIO_NO_GUI
 #include "mainwindow.h"
@@ -19,9 +22,13 @@
 #include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSocketNotifier>
 #include <QSplitter>
 #include <QTimer>
 #include <QWindow>
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
 #endif
 
 namespace {
@@ -36,7 +43,105 @@ bool isHeadlessCommand(const QString &arg)
     return commands.contains(arg);
 }
 
+/// The first argument that is neither an option, an option's value, nor anything else the
+/// desktop application takes (it takes no file or command of its own), or an empty string.
+/// Options are this program's (--language CODE, --e2e-*) and Qt's (-platform NAME, -style
+/// NAME, ...; Qt accepts them with one dash or two); other options are left to Qt.
+QString strayGuiArgument(const QStringList &args)
+{
+    static const QStringList withValue = {
+        // This program's.
+        QStringLiteral("language"), QStringLiteral("e2e-screenshot"), QStringLiteral("e2e-code"),
+        QStringLiteral("e2e-language"),
+        // QGuiApplication's and QApplication's.
+        QStringLiteral("platform"), QStringLiteral("platformpluginpath"),
+        QStringLiteral("platformtheme"), QStringLiteral("plugin"),
+        QStringLiteral("qwindowgeometry"), QStringLiteral("geometry"),
+        QStringLiteral("qwindowtitle"), QStringLiteral("title"), QStringLiteral("qwindowicon"),
+        QStringLiteral("icon"), QStringLiteral("display"), QStringLiteral("name"),
+        QStringLiteral("style"), QStringLiteral("stylesheet"), QStringLiteral("session"),
+        QStringLiteral("qmljsdebugger")};
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args[i];
+        if (!arg.startsWith(u'-') || arg.size() == 1)
+            return arg;
+        QString name = arg.mid(arg.startsWith(QLatin1String("--")) ? 2 : 1);
+        if (name.contains(u'='))
+            continue; // -style=fusion
+        if (withValue.contains(name))
+            ++i;
+    }
+    return {};
+}
+
 #ifndef SANDBOX_STUDIO_NO_GUI
+/// Whether Qt can find a display: an X11 or Wayland session, or a platform named by
+/// QT_QPA_PLATFORM or -platform (offscreen, vnc, ...).
+bool haveDisplay(const QStringList &args)
+{
+    if (!qEnvironmentVariableIsEmpty("DISPLAY") ||
+        !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+        !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        return true;
+    for (const QString &arg : args)
+        if (arg == QLatin1String("-platform") || arg == QLatin1String("--platform") ||
+            arg.startsWith(QLatin1String("-platform=")) ||
+            arg.startsWith(QLatin1String("--platform=")))
+            return true;
+    return false;
+}
+
+/// SIGTERM, SIGINT and SIGHUP close the window the normal way (draft saved, pool, notebook
+/// and MCP bridge shut down): the handler only writes to a pipe that the event loop watches.
+/// A second signal while closing ends the process at once, as the default action would.
+int g_quitPipe[2] = {-1, -1};
+volatile sig_atomic_t g_quitRequested = 0;
+
+void onQuitSignal(int sig)
+{
+    if (g_quitRequested) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    g_quitRequested = 1;
+    const int saved = errno;
+    const char byte = char(sig);
+    (void)!write(g_quitPipe[1], &byte, 1);
+    errno = saved;
+}
+
+/// Installs the handlers; on a signal, closes `window` and quits the application. Returns
+/// false (and changes nothing) when the pipe cannot be made.
+bool quitOnSignals(QWidget &window)
+{
+    if (pipe2(g_quitPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return false;
+    auto *notifier = new QSocketNotifier(g_quitPipe[0], QSocketNotifier::Read, &window);
+    QObject::connect(notifier, &QSocketNotifier::activated, &window, [&window, notifier] {
+        char byte = 0;
+        while (read(g_quitPipe[0], &byte, 1) > 0) {
+        }
+        notifier->setEnabled(false);
+        fprintf(stderr, "sandbox-studio: %s received; closing\n", strsignal(int(byte)));
+        window.close();
+        QCoreApplication::quit();
+    });
+    struct sigaction action = {};
+    action.sa_handler = onQuitSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+        // A signal ignored on the way in stays ignored: nohup's SIGHUP, a background job's
+        // SIGINT.
+        struct sigaction old = {};
+        if (sig != SIGTERM && sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sig, &action, nullptr);
+    }
+    return true;
+}
+
 /// Test hook used by the end-to-end test: load code, run it, grab the screen from the X
 /// server, quit. Only active with --e2e-screenshot.
 void scheduleE2e(MainWindow &window, const QString &codeFile, const QString &language,
@@ -110,10 +215,36 @@ int main(int argc, char *argv[])
         return runCli(args);
     }
 
+    // A typo or a forgotten `run` must not start the window (or, without a display, end in
+    // Qt's platform plugin abort that hides the real problem).
+    if (const QString stray = strayGuiArgument(args); !stray.isEmpty()) {
+        fprintf(stderr, "sandbox-studio: unknown command '%s'\n", qPrintable(stray));
+        if (QFileInfo(stray).isFile())
+            fprintf(stderr, "To run a program once: sandbox-studio run %s\n", qPrintable(stray));
+        else if (stray.contains(u'/') || stray.contains(u'.'))
+            fprintf(stderr,
+                    "(Nor is there a file '%s'; a program is run with "
+                    "'sandbox-studio run FILE'.)\n",
+                    qPrintable(stray));
+        fprintf(stderr,
+                "Usage: sandbox-studio [COMMAND] [OPTIONS]; without a command, it opens the "
+                "desktop application.\nSee 'sandbox-studio --help' for the commands.\n");
+        return 2;
+    }
+
 #ifdef SANDBOX_STUDIO_NO_GUI
     fprintf(stderr, "sandbox-studio was built without the GUI; see --help for commands\n");
     return 2;
 #else
+    if (!haveDisplay(args)) {
+        fprintf(stderr,
+                "sandbox-studio: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the "
+                "desktop application cannot open.\n"
+                "Run it from a desktop session, under a virtual display (xvfb-run "
+                "sandbox-studio), or use a command such as 'sandbox-studio run FILE'.\n"
+                "See 'sandbox-studio --help' for the commands.\n");
+        return 2;
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("sandbox-studio"));
     QApplication::setApplicationDisplayName(QStringLiteral("Sandbox Studio"));
@@ -169,6 +300,11 @@ int main(int argc, char *argv[])
     MainWindow window(engine ? *engine : nullptr);
     if (!engine)
         window.setEngineError(engine.error());
+    if (!quitOnSignals(window))
+        fprintf(stderr,
+                "sandbox-studio: no pipe for signal handling (%s); SIGTERM ends the "
+                "application without closing it\n",
+                strerror(errno));
     window.show();
     if (!e2eShot.isEmpty()) {
         scheduleE2e(window, e2eCode, e2eLang, e2eShot);

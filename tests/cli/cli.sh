@@ -17,6 +17,34 @@ check "--version without a display" grep -q "^sandbox-studio [0-9]" <<<"$out"
 out="$(env -u DISPLAY "$APP" --help)"
 check "--help lists run" grep -q "run \[options\] FILE" <<<"$out"
 
+# A typo or a forgotten `run` is an unknown command (exit 2), never the window; without a
+# display the application says so instead of Qt's platform plugin abort.
+nodisplay=(env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM)
+"${nodisplay[@]}" "$APP" frobnicate >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "an unknown command exits 2" test "$status" -eq 2
+check "an unknown command is named" grep -q "sandbox-studio: unknown command 'frobnicate'" "$tmp/err"
+check "an unknown command points to --help" grep -q -- "--help" "$tmp/err"
+check "an unknown command does not start Qt" bash -c "! grep -qi 'xcb\|platform plugin' '$tmp/err'"
+printf 'print(1)\n' >"$tmp/hello.py"
+"${nodisplay[@]}" "$APP" "$tmp/hello.py" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "a file without run exits 2" test "$status" -eq 2
+check "a file without run suggests run" grep -q "sandbox-studio run $tmp/hello.py" "$tmp/err"
+QT_QPA_PLATFORM=offscreen "$APP" -platform offscreen "$tmp/missing.py" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "a missing file after GUI options exits 2" test "$status" -eq 2
+check "a missing file after GUI options is named" grep -q "unknown command '$tmp/missing.py'" "$tmp/err"
+"${nodisplay[@]}" "$APP" >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "no display exits 2" test "$status" -eq 2
+check "no display is explained" grep -q "sandbox-studio: no display" "$tmp/err"
+check "no display suggests xvfb-run and run" bash -c "grep -q xvfb-run '$tmp/err' && grep -q 'sandbox-studio run FILE' '$tmp/err'"
+check "no display does not reach Qt" bash -c "! grep -qi 'xcb\|platform plugin' '$tmp/err'"
+"${nodisplay[@]}" "$APP" --language de >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "GUI options are not commands (no display, exit 2)" bash -c "test $status -eq 2 && grep -q 'no display' '$tmp/err'"
+
 # Code from stdin; the exit status is the program's.
 echo 'import sys; print("from stdin"); sys.exit(7)' | "$APP" run --language python - >"$tmp/out" 2>"$tmp/err"
 status=$?
