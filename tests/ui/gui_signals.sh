@@ -36,6 +36,16 @@ mkdir -p "$HOME"
 export SANDBOX_STUDIO_MCP_BRIDGE_SOCKET="${SANDBOX_STUDIO_MCP_BRIDGE_SOCKET:-$tmp/bridge.sock}"
 sock="$SANDBOX_STUDIO_MCP_BRIDGE_SOCKET"
 
+# wait_exit PID: its exit status in $status within 60 s; 124 (and SIGKILLed) if still running.
+wait_exit() {
+    status=124
+    for _ in $(seq 1 120); do
+        if ! kill -0 "$1" 2>/dev/null; then wait "$1"; status=$?; return; fi
+        sleep 0.5
+    done
+    kill -KILL "$1"; wait "$1" 2>/dev/null
+}
+
 for sig in TERM INT HUP; do
     rm -f "$sock"
     # Job control: a background job of a script would otherwise start with SIGINT ignored
@@ -55,12 +65,7 @@ for sig in TERM INT HUP; do
     if [[ $up -ne 1 ]]; then cat "$tmp/log"; owned "$pid"; continue; fi
 
     kill -"$sig" "$pid"
-    status=124
-    for _ in $(seq 1 120); do
-        if ! kill -0 "$pid" 2>/dev/null; then wait "$pid"; status=$?; break; fi
-        sleep 0.5
-    done
-    if [[ $status -eq 124 ]]; then kill -KILL "$pid"; wait "$pid" 2>/dev/null; fi
+    wait_exit "$pid"
     check "SIG$sig: exits 0 (status $status; 124: still running after 60 s)" test "$status" -eq 0
     check "SIG$sig: says it is closing" grep -q "received; closing" "$tmp/log"
     left="$(owned "$pid")"
@@ -86,12 +91,7 @@ kill -HUP "$pid"
 sleep 2
 check "an ignored SIGHUP stays ignored (nohup)" kill -0 "$pid"
 kill -TERM "$pid"
-status=124
-for _ in $(seq 1 120); do
-    if ! kill -0 "$pid" 2>/dev/null; then wait "$pid"; status=$?; break; fi
-    sleep 0.5
-done
-if [[ $status -eq 124 ]]; then kill -KILL "$pid"; wait "$pid" 2>/dev/null; fi
+wait_exit "$pid"
 check "SIGTERM after an ignored SIGHUP exits 0 (status $status)" test "$status" -eq 0
 owned "$pid" | awk '{print $1}' | xargs -r docker rm -f >/dev/null
 pid=""
