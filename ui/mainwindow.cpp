@@ -567,6 +567,12 @@ void MainWindow::createDock()
     tabifyDockWidget(m_artifactsDock, m_filesDock);
     connect(m_notebook, &NotebookConsole::kernelStateChanged, this,
             [this] { m_filesPanel->setSession(m_notebook->session()); });
+    // What a cell wrote shows up without pressing Refresh (the listing taken when the
+    // session started may predate it).
+    connect(m_notebook, &NotebookConsole::cellFinished, this, [this] {
+        if (m_filesPanel->session())
+            m_filesPanel->refresh();
+    });
 
     m_imageManager = new ImageManager(m_engine, this);
     m_imagesDock = new QDockWidget(tr("Images"), this);
