@@ -209,10 +209,11 @@ class RunSignalGuard
 public:
     explicit RunSignalGuard(CancelToken cancel)
     {
-        if (::pipe2(g_signalPipe, O_CLOEXEC) != 0)
+        // Without both pipes the signals keep their default action (the thread could not
+        // be told to stop, and joining it would hang).
+        if (::pipe2(g_signalPipe, O_CLOEXEC) != 0 || ::pipe2(m_stop, O_CLOEXEC) != 0)
             return;
         installTerminationHandlers();
-        ::pipe2(m_stop, O_CLOEXEC);
         m_thread = std::thread([this, cancel]() mutable {
             int signals = 0;
             for (;;) {
